@@ -1,0 +1,46 @@
+# Entry points for people: `make run` and `make test` work on a fresh Debian 12 machine.
+.PHONY: all deps build release run test test-asan validate bench format clean
+
+all: build
+
+deps:
+	./tools/install_deps.sh
+
+build: deps
+	cmake --preset dev >/dev/null
+	cmake --build --preset dev
+
+release: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release
+
+# Runs the main job: both Acme clusters on the default config.
+run: release
+	./build/release/sim/cli/acme-sim run configs/acme.yaml -o out/
+
+# The default test suite (unit, end-to-end, golden); minutes on two cores.
+test: deps
+	cmake --preset ci >/dev/null
+	cmake --build --preset ci
+	ctest --preset ci
+
+test-asan: deps
+	cmake --preset asan >/dev/null
+	cmake --build --preset asan
+	ctest --preset asan
+
+# Fidelity checks against the paper (CTest label `validate`).
+validate: deps
+	cmake --preset ci >/dev/null
+	cmake --build --preset ci
+	ctest --test-dir build/ci -L validate --output-on-failure
+
+# Throughput and memory figures (not a test).
+bench: release
+	./tools/bench.sh
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf build out

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "acme/policies/placement/placement_policy.hpp"
+#include "acme/policies/registry.hpp"
+#include "acme/policies/scheduling/scheduler.hpp"
+
+namespace acme::policies {
+
+/// Every registry of the run, filled explicitly (no static self-registration).
+struct PolicyRegistries {
+  Registry<Scheduler> schedulers{"scheduler"};
+  Registry<PlacementPolicy> placements{"placement"};
+};
+
+void register_builtin_schedulers(Registry<Scheduler>& registry);
+void register_builtin_placements(Registry<PlacementPolicy>& registry);
+/// All families, as the CLI uses them.
+PolicyRegistries make_builtin_registries();
+
+} // namespace acme::policies

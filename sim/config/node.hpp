@@ -1,0 +1,80 @@
+#pragma once
+
+#include "acme/model/error.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace acme::config {
+
+/// A YAML node together with where it came from (file, line, column) and its key path, so that every
+/// typed read can fail with "file:line:col: key.path: what is wrong; expected ...".
+class Node {
+public:
+  Node() = default;
+  Node(YAML::Node node, std::shared_ptr<const std::string> file, std::string path, Location parent_location = {});
+
+  bool is_defined() const { return node_.IsDefined() && !node_.IsNull(); }
+  // yaml-cpp throws on type queries of a missing child ("zombie" node): check IsDefined first.
+  bool is_map() const { return node_.IsDefined() && node_.IsMap(); }
+  bool is_sequence() const { return node_.IsDefined() && node_.IsSequence(); }
+  bool is_scalar() const { return node_.IsDefined() && node_.IsScalar(); }
+  std::size_t size() const { return node_.IsDefined() ? node_.size() : 0; }
+  const std::string& path() const { return path_; }
+  Location location() const;
+  const YAML::Node& yaml() const { return node_; }
+  const std::string& file() const;
+
+  /// Child of a map (undefined when absent; its errors then point at this map).
+  Node operator[](std::string_view key) const;
+  /// Element of a sequence.
+  Node at(std::size_t index) const;
+  /// Keys of a map in document order.
+  std::vector<std::string> keys() const;
+
+  /// Fails when the map has a key outside `accepted` (message lists them, with a did-you-mean).
+  void expect_keys(const std::vector<std::string>& accepted) const;
+  void expect_map() const;
+
+  [[noreturn]] void fail(const std::string& what) const;
+
+  std::string as_string() const;
+  bool as_bool() const;
+  std::int64_t as_int() const;
+  /// A strictly positive integer (counts: nodes, GPUs).
+  std::uint32_t as_count() const;
+  double as_double() const;
+  double as_nonnegative() const;
+  double as_bytes() const;        ///< "80GiB", "1.5TB", plain number = bytes
+  double as_bandwidth_Bps() const; ///< "200Gbps", "25GBps", plain number = bytes/s
+  double as_duration_s() const;   ///< "30min", "2h", "1d", plain number = seconds
+  double as_power_W() const;      ///< "400W", "1.2kW"
+  double as_utc_offset_s() const; ///< "+08:00", "UTC", "-05:30"
+
+  template <class T, class Read>
+  T get_or(std::string_view key, T fallback, Read read) const {
+    Node child = (*this)[key];
+    return child.is_defined() ? (child.*read)() : fallback;
+  }
+
+private:
+  std::string scalar_text() const;
+
+  YAML::Node node_;
+  std::shared_ptr<const std::string> file_;
+  std::string path_;
+  Location parent_location_;
+};
+
+/// Loads a YAML file; a syntax error becomes a ConfigError with the file's line and column.
+Node load_yaml_file(const std::string& path);
+/// Parses YAML text (embedded configs, tests); `name` stands for the file name in messages.
+Node load_yaml_text(const std::string& text, const std::string& name);
+
+} // namespace acme::config

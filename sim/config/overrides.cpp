@@ -1,0 +1,99 @@
+#include "acme/config/config.hpp"
+
+#include <charconv>
+
+namespace acme::config {
+namespace {
+
+struct PathStep {
+  std::string key;       ///< map key (empty when the step is an index)
+  std::size_t index = 0; ///< sequence index
+  bool is_index = false;
+};
+
+[[noreturn]] void bad_override(const std::string& argument, const std::string& what) {
+  throw ConfigError(Location{"--set " + argument, 0, 0}, "",
+                    what + "; expected key.path=value, e.g. clusters[0].nodes=16 or seed=7");
+}
+
+std::vector<PathStep> split_path(const std::string& path, const std::string& argument) {
+  std::vector<PathStep> steps;
+  std::size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '.') {
+      ++i;
+      continue;
+    }
+    if (path[i] == '[') {
+      auto close = path.find(']', i);
+      std::size_t index = 0;
+      auto [end, ec] = std::from_chars(path.data() + i + 1, path.data() + (close == std::string::npos ? i + 1 : close),
+                                       index);
+      if (close == std::string::npos || ec != std::errc() || end != path.data() + close) {
+        bad_override(argument, "malformed index in \"" + path + "\"");
+      }
+      steps.push_back({"", index, true});
+      i = close + 1;
+      continue;
+    }
+    auto end = path.find_first_of(".[", i);
+    end = end == std::string::npos ? path.size() : end;
+    steps.push_back({path.substr(i, end - i), 0, false});
+    i = end;
+  }
+  if (steps.empty()) {
+    bad_override(argument, "empty key path");
+  }
+  return steps;
+}
+
+} // namespace
+
+Override parse_override(const std::string& argument) {
+  auto eq = argument.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    bad_override(argument, "missing '='");
+  }
+  Override o{argument.substr(0, eq), argument.substr(eq + 1)};
+  split_path(o.key_path, argument); // validates the path syntax now
+  return o;
+}
+
+void apply_override(YAML::Node& root, const Override& override_value) {
+  const std::string argument = override_value.key_path + "=" + override_value.value;
+  std::vector<PathStep> steps = split_path(override_value.key_path, argument);
+  YAML::Node value;
+  try {
+    value = YAML::Load(override_value.value);
+  } catch (const YAML::Exception& e) {
+    bad_override(argument, "value is not valid YAML: " + e.msg);
+  }
+  // Walk with references (yaml-cpp handles are shared), creating maps as needed.
+  std::vector<YAML::Node> chain{root};
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    YAML::Node current = chain.back();
+    const PathStep& step = steps[s];
+    bool last = s + 1 == steps.size();
+    if (step.is_index) {
+      if (!current.IsSequence() || step.index >= current.size()) {
+        bad_override(argument, "index [" + std::to_string(step.index) + "] does not exist in the config");
+      }
+      if (last) {
+        current[step.index] = value;
+        return;
+      }
+      chain.push_back(current[step.index]);
+      continue;
+    }
+    if (current.IsDefined() && !current.IsNull() && !current.IsMap()) {
+      bad_override(argument, "\"" + step.key + "\" is below a value that is not a mapping");
+    }
+    if (last) {
+      current[step.key] = value;
+      return;
+    }
+    chain.push_back(current[step.key]);
+  }
+}
+
+} // namespace acme::config

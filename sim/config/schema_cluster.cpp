@@ -1,0 +1,155 @@
+// Validation of one `clusters[i]` entry. Defaults describe an Acme node (A100-SXM-80GB x 8); each
+// carries its source. Sources: "paper" = Hu et al., NSDI'24, as summarised in data/README.md.
+#include "acme/config/config.hpp"
+
+#include "acme/model/units.hpp"
+
+namespace acme::config {
+namespace {
+
+constexpr std::uint32_t DEFAULT_GPUS_PER_NODE = 8;       // paper: 8 A100 per node
+constexpr std::uint32_t DEFAULT_CPU_CORES_PER_NODE = 128; // paper: 16 CPU cores per GPU
+// Assumption (not published): a quarter of each node's cores serve CPU-only jobs (the CPU pool).
+constexpr std::uint32_t DEFAULT_CPU_JOB_CORES_PER_NODE = 32;
+constexpr double DEFAULT_GPU_MEMORY_GIB = 80.0;           // A100-SXM-80GB
+constexpr double DEFAULT_HOST_MEMORY_GIB = 2048.0;        // paper: 2 TB host RAM (Kalos nodes)
+constexpr double DEFAULT_NVLINK_GBPS = 600.0;             // NVIDIA A100 datasheet: NVLink3 600 GB/s
+constexpr double DEFAULT_NIC_GBITPS = 200.0;              // paper: HDR InfiniBand 200 Gb/s
+constexpr double DEFAULT_GPU_IDLE_W = 60.0;               // data/acme/pkl_*_gpu_power_W.csv: idle mode
+constexpr double DEFAULT_GPU_MAX_W = 400.0;               // A100-SXM TDP
+constexpr std::uint32_t DEFAULT_NODES_PER_LEAF = 20;      // a 40-port HDR leaf: 20 down, 20 up (non-blocking)
+constexpr double DEFAULT_LINK_LATENCY_S = 1e-6;           // InfiniBand switch hop, order of 1 us
+constexpr double DEFAULT_STORAGE_GBPS = 100.0;            // data/README.md: not published, default 100 GB/s
+constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4;        // assumption: 100 us per storage request path
+
+const std::vector<std::string> CLUSTER_KEYS = {"name",    "utc_offset",  "nodes",  "gpus_per_node",
+                                               "cpu_cores_per_node", "cpu_job_cores_per_node",
+                                               "host_memory", "nvlink_bandwidth", "gpu", "network", "storage",
+                                               "policies"};
+
+GpuConfig parse_gpu(const Node& node) {
+  GpuConfig gpu;
+  gpu.memory_bytes = DEFAULT_GPU_MEMORY_GIB * model::GIB_BYTES;
+  gpu.idle_power_W = DEFAULT_GPU_IDLE_W;
+  gpu.max_power_W = DEFAULT_GPU_MAX_W;
+  if (!node.is_defined()) {
+    return gpu;
+  }
+  node.expect_keys({"model", "memory", "idle_power", "max_power"});
+  gpu.model = node.get_or("model", gpu.model, &Node::as_string);
+  gpu.memory_bytes = node.get_or("memory", gpu.memory_bytes, &Node::as_bytes);
+  gpu.idle_power_W = node.get_or("idle_power", gpu.idle_power_W, &Node::as_power_W);
+  gpu.max_power_W = node.get_or("max_power", gpu.max_power_W, &Node::as_power_W);
+  if (gpu.max_power_W < gpu.idle_power_W) {
+    node["max_power"].fail("expected max_power >= idle_power");
+  }
+  return gpu;
+}
+
+NetworkConfig parse_network(const Node& node) {
+  NetworkConfig net;
+  net.nic_bw_Bps = model::gbps_to_Bps(DEFAULT_NIC_GBITPS);
+  net.storage_nic_bw_Bps = net.nic_bw_Bps;
+  net.nodes_per_leaf = DEFAULT_NODES_PER_LEAF;
+  net.link_latency_s = DEFAULT_LINK_LATENCY_S;
+  if (node.is_defined()) {
+    node.expect_keys({"nics_per_node", "nic_bandwidth", "storage_nics_per_node", "storage_nic_bandwidth",
+                      "nodes_per_leaf", "leaf_uplink_bandwidth", "latency"});
+    net.nics_per_node = node.get_or("nics_per_node", net.nics_per_node, &Node::as_count);
+    net.nic_bw_Bps = node.get_or("nic_bandwidth", net.nic_bw_Bps, &Node::as_bandwidth_Bps);
+    Node storage_nics = node["storage_nics_per_node"];
+    if (storage_nics.is_defined()) {
+      std::int64_t n = storage_nics.as_int();
+      if (n < 0) {
+        storage_nics.fail("expected 0 (storage shares the compute NICs) or a positive integer, got " +
+                          std::to_string(n));
+      }
+      net.storage_nics_per_node = static_cast<std::uint32_t>(n);
+    }
+    net.storage_nic_bw_Bps = node.get_or("storage_nic_bandwidth", net.nic_bw_Bps, &Node::as_bandwidth_Bps);
+    net.nodes_per_leaf = node.get_or("nodes_per_leaf", net.nodes_per_leaf, &Node::as_count);
+    net.link_latency_s = node.get_or("latency", net.link_latency_s, &Node::as_duration_s);
+  }
+  // Default: a non-blocking leaf (uplink capacity = what its nodes can inject).
+  double injection = net.nodes_per_leaf * net.nics_per_node * net.nic_bw_Bps;
+  net.leaf_uplink_bw_Bps =
+      node.is_defined() ? node.get_or("leaf_uplink_bandwidth", injection, &Node::as_bandwidth_Bps) : injection;
+  return net;
+}
+
+StorageConfig parse_storage(const Node& node) {
+  StorageConfig storage;
+  storage.bw_Bps = DEFAULT_STORAGE_GBPS * model::GIGA;
+  storage.latency_s = DEFAULT_STORAGE_LATENCY_S;
+  if (node.is_defined()) {
+    node.expect_keys({"bandwidth", "port_bandwidth", "latency"});
+    storage.bw_Bps = node.get_or("bandwidth", storage.bw_Bps, &Node::as_bandwidth_Bps);
+    storage.latency_s = node.get_or("latency", storage.latency_s, &Node::as_duration_s);
+  }
+  // Default: the fabric attachment is not the bottleneck (as fast as the storage itself).
+  storage.port_bw_Bps =
+      node.is_defined() ? node.get_or("port_bandwidth", storage.bw_Bps, &Node::as_bandwidth_Bps) : storage.bw_Bps;
+  return storage;
+}
+
+} // namespace
+
+PolicySpec parse_policy(const Node& node, const char* family, const char* default_name) {
+  PolicySpec spec{default_name, node};
+  if (!node.is_defined()) {
+    return spec;
+  }
+  if (node.is_scalar()) {
+    spec.name = node.as_string();
+    return spec;
+  }
+  node.expect_map();
+  Node name = node["name"];
+  if (!name.is_defined()) {
+    node.fail(std::string("missing key \"name\"; expected the name of a ") + family + " policy");
+  }
+  spec.name = name.as_string();
+  return spec;
+}
+
+ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
+  node.expect_keys(CLUSTER_KEYS);
+  ClusterConfig c;
+  c.where = node.location();
+  Node name = node["name"];
+  if (!name.is_defined()) {
+    node.fail("missing key \"name\"; expected a cluster name such as \"seren\"");
+  }
+  c.name = name.as_string();
+  c.utc_offset_s = node.get_or("utc_offset", 0.0, &Node::as_utc_offset_s);
+  Node nodes = node["nodes"];
+  if (!nodes.is_defined()) {
+    node.fail("missing key \"nodes\"; expected the number of nodes");
+  }
+  c.nodes = nodes.as_count();
+  c.gpus_per_node = node.get_or("gpus_per_node", DEFAULT_GPUS_PER_NODE, &Node::as_count);
+  c.cpu_cores_per_node = node.get_or("cpu_cores_per_node", DEFAULT_CPU_CORES_PER_NODE, &Node::as_count);
+  c.cpu_job_cores_per_node = node.get_or("cpu_job_cores_per_node", DEFAULT_CPU_JOB_CORES_PER_NODE, &Node::as_count);
+  if (c.cpu_job_cores_per_node > c.cpu_cores_per_node) {
+    node["cpu_job_cores_per_node"].fail("expected at most cpu_cores_per_node (" +
+                                        std::to_string(c.cpu_cores_per_node) + ")");
+  }
+  c.host_memory_bytes = node.get_or("host_memory", DEFAULT_HOST_MEMORY_GIB * model::GIB_BYTES, &Node::as_bytes);
+  c.nvlink_bw_Bps = node.get_or("nvlink_bandwidth", DEFAULT_NVLINK_GBPS * model::GIGA, &Node::as_bandwidth_Bps);
+  c.gpu = parse_gpu(node["gpu"]);
+  c.network = parse_network(node["network"]);
+  c.storage = parse_storage(node["storage"]);
+  Node policies = node["policies"];
+  if (policies.is_defined()) {
+    policies.expect_keys({"scheduler", "placement"});
+  }
+  auto pick = [&](const char* family, const char* fallback) {
+    Node own = policies[family];
+    return parse_policy(own.is_defined() ? own : defaults[family], family, fallback);
+  };
+  c.scheduler = pick("scheduler", "fifo");
+  c.placement = pick("placement", "pack");
+  return c;
+}
+
+} // namespace acme::config

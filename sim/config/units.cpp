@@ -1,0 +1,133 @@
+#include "acme/config/units.hpp"
+
+#include "acme/model/units.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <utility>
+
+namespace acme::config {
+namespace {
+
+struct Unit {
+  std::string_view suffix;
+  double factor;
+};
+
+// Byte and bit multiples: decimal (k, M, G, T) and binary (Ki, Mi, Gi, Ti), as SimGrid's unit tables.
+constexpr double KILO = 1e3;
+constexpr double MEGA = 1e6;
+constexpr double TERA = 1e12;
+constexpr double KIBI = 1024.0;
+constexpr double MEBI = KIBI * KIBI;
+constexpr double TEBI = model::GIB_BYTES * KIBI;
+constexpr double BIT = 1.0 / model::BITS_PER_BYTE;
+
+constexpr std::array BYTE_UNITS = {
+    Unit{"B", 1.0},           Unit{"kB", KILO}, Unit{"KB", KILO}, Unit{"MB", MEGA},
+    Unit{"GB", model::GIGA},  Unit{"TB", TERA}, Unit{"KiB", KIBI}, Unit{"MiB", MEBI},
+    Unit{"GiB", model::GIB_BYTES}, Unit{"TiB", TEBI}};
+constexpr std::array BANDWIDTH_UNITS = {
+    Unit{"bps", BIT},         Unit{"kbps", KILO * BIT},  Unit{"Mbps", MEGA * BIT},
+    Unit{"Gbps", model::GIGA * BIT}, Unit{"Tbps", TERA * BIT}, Unit{"Bps", 1.0},
+    Unit{"kBps", KILO},       Unit{"KBps", KILO},        Unit{"MBps", MEGA},
+    Unit{"GBps", model::GIGA}, Unit{"TBps", TERA},       Unit{"KiBps", KIBI},
+    Unit{"MiBps", MEBI},      Unit{"GiBps", model::GIB_BYTES}};
+constexpr std::array DURATION_UNITS = {
+    Unit{"us", 1e-6}, Unit{"ms", 1e-3}, Unit{"s", 1.0}, Unit{"min", model::SECONDS_PER_MINUTE},
+    Unit{"h", model::SECONDS_PER_HOUR}, Unit{"d", model::SECONDS_PER_DAY}, Unit{"w", model::SECONDS_PER_WEEK}};
+constexpr std::array POWER_UNITS = {Unit{"mW", 1e-3}, Unit{"W", 1.0}, Unit{"kW", KILO}, Unit{"MW", MEGA}};
+
+std::string trim(std::string_view text) {
+  auto begin = text.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) {
+    return {};
+  }
+  auto end = text.find_last_not_of(" \t");
+  return std::string(text.substr(begin, end - begin + 1));
+}
+
+template <std::size_t N>
+ParsedQuantity parse_with(std::string_view raw, const std::array<Unit, N>& units, std::string_view kind,
+                          std::string_view example, std::string_view default_unit) {
+  std::string text = trim(raw);
+  double number = 0.0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (ec != std::errc() || !std::isfinite(number)) {
+    return {0.0, "expected " + std::string(kind) + " such as " + std::string(example) + ", got \"" + text + "\""};
+  }
+  std::string suffix = trim(std::string_view(end, static_cast<std::size_t>(text.data() + text.size() - end)));
+  if (suffix.empty()) {
+    for (const auto& unit : units) {
+      if (unit.suffix == default_unit) {
+        return {number * unit.factor, {}};
+      }
+    }
+  }
+  for (const auto& unit : units) {
+    if (unit.suffix == suffix) {
+      return {number * unit.factor, {}};
+    }
+  }
+  std::string accepted;
+  for (const auto& unit : units) {
+    accepted += (accepted.empty() ? "" : ", ") + std::string(unit.suffix);
+  }
+  return {0.0, "unknown unit \"" + suffix + "\"; expected " + std::string(kind) + " such as " + std::string(example) +
+                   " (units: " + accepted + ")"};
+}
+
+} // namespace
+
+ParsedQuantity parse_bytes(std::string_view text) {
+  return parse_with(text, BYTE_UNITS, "a size", "\"80GiB\" or \"1.5TB\"", "B");
+}
+
+ParsedQuantity parse_bandwidth_Bps(std::string_view text) {
+  return parse_with(text, BANDWIDTH_UNITS, "a bandwidth", "\"200Gbps\" or \"25GBps\"", "Bps");
+}
+
+ParsedQuantity parse_duration_s(std::string_view text) {
+  return parse_with(text, DURATION_UNITS, "a duration", "\"30min\", \"2h\" or \"90s\"", "s");
+}
+
+ParsedQuantity parse_power_W(std::string_view text) {
+  return parse_with(text, POWER_UNITS, "a power", "\"400W\" or \"1.2kW\"", "W");
+}
+
+ParsedQuantity parse_utc_offset_s(std::string_view raw) {
+  std::string text = trim(raw);
+  const std::string expected = "expected a UTC offset such as \"+08:00\" or \"UTC\", got \"" + text + "\"";
+  if (text == "UTC" || text == "Z") {
+    return {0.0, {}};
+  }
+  if (text.empty() || (text[0] != '+' && text[0] != '-')) {
+    return {0.0, expected};
+  }
+  double sign = text[0] == '-' ? -1.0 : 1.0;
+  std::string digits;
+  for (char c : text.substr(1)) {
+    if (c != ':') {
+      digits += c;
+    }
+  }
+  int hours = 0;
+  int minutes = 0;
+  auto parse_int = [](std::string_view s, int& out) {
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+  };
+  constexpr std::size_t HHMM = 4;
+  constexpr int MAX_OFFSET_H = 14;
+  constexpr int MINUTES_PER_HOUR = 60;
+  bool ok = digits.size() <= 2 ? parse_int(digits, hours)
+                               : digits.size() == HHMM && parse_int(std::string_view(digits).substr(0, 2), hours) &&
+                                     parse_int(std::string_view(digits).substr(2), minutes);
+  if (!ok || hours > MAX_OFFSET_H || minutes >= MINUTES_PER_HOUR) {
+    return {0.0, expected};
+  }
+  return {sign * (hours * model::SECONDS_PER_HOUR + minutes * model::SECONDS_PER_MINUTE), {}};
+}
+
+} // namespace acme::config

@@ -1,0 +1,184 @@
+// The event loop: SimGrid's clock drives it through one kernel timer armed at the next instant
+// (DESIGN §4: no actor per job). Everything happens in timer callbacks inside SimGrid's maestro, so
+// activities started by the engine complete back into the same loop at their own simulated time.
+#include "acme/engine/engine_state.hpp"
+#include "acme/model/assert.hpp"
+
+#include <simgrid/kernel/Timer.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+#include <limits>
+
+namespace acme::engine {
+namespace {
+constexpr double NEVER = std::numeric_limits<double>::infinity();
+constexpr std::uint64_t PROGRESS_EVERY_INSTANTS = 1 << 16;
+constexpr int MAX_ROUNDS_PER_INSTANT = 1 << 20;
+} // namespace
+
+RunResult Simulation::Impl::run() {
+  arm_timer();
+  platform.get_engine().run();
+  if (error) {
+    std::rethrow_exception(error);
+  }
+  sample_until(now_s, true);
+  result.end_time_s = now_s;
+  result.jobs_recorded = recorder.jobs_recorded();
+  ACME_ASSERT(jobs.empty(), "every submitted job is accounted for");
+  return result;
+}
+
+double Simulation::Impl::next_time() const {
+  double t = heap.empty() ? NEVER : heap.top().time_s;
+  if (next_job && next_job->submit_time_s < t) {
+    t = next_job->submit_time_s;
+  }
+  return t;
+}
+
+void Simulation::Impl::arm_timer() {
+  double t = next_time();
+  if (t == NEVER || error) {
+    return;
+  }
+  if (armed_at_s >= 0.0 && armed_at_s <= t) {
+    return;
+  }
+  armed_at_s = t;
+  simgrid::kernel::timer::Timer::set(t, [this, t] { on_timer(t); });
+}
+
+void Simulation::Impl::on_timer(double date) {
+  if (date == armed_at_s) {
+    armed_at_s = -1.0;
+  }
+  if (error) {
+    return;
+  }
+  try {
+    double now = simgrid::s4u::Engine::get_clock();
+    if (next_time() <= now) {
+      process_instant(now);
+    }
+  } catch (...) {
+    // Exceptions must not cross SimGrid's kernel: keep the first, stop arming, rethrow from run().
+    error = std::current_exception();
+    return;
+  }
+  arm_timer();
+}
+
+void Simulation::Impl::process_instant(double now) {
+  ACME_ASSERT(now >= now_s, "simulated time never goes backwards");
+  now_s = now;
+  for (auto& c : clusters) {
+    c.view.set_now(now);
+  }
+  sample_until(now, false);
+  for (int round = 0; round < MAX_ROUNDS_PER_INSTANT; ++round) {
+    while (!heap.empty() && heap.top().time_s <= now) {
+      QueuedEvent event = heap.top();
+      heap.pop();
+      handle(event);
+    }
+    take_submissions(now);
+    run_schedulers();
+    if (heap.empty() || heap.top().time_s > now) {
+      break;
+    }
+  }
+  ++result.instants;
+  if (options.check_invariants) {
+    check_invariants();
+  }
+  if (options.on_progress && result.instants % PROGRESS_EVERY_INSTANTS == 0) {
+    options.on_progress(Progress{now, workload->epoch_unix_s(), result.jobs_submitted, recorder.jobs_recorded()});
+  }
+}
+
+void Simulation::Impl::schedule(double time_s, EventKind kind, std::uint64_t subject, std::uint32_t generation) {
+  ACME_ASSERT(time_s >= now_s, "events are never scheduled in the past");
+  heap.push(QueuedEvent{time_s, sequence++, kind, generation, subject});
+}
+
+void Simulation::Impl::handle(const QueuedEvent& event) {
+  switch (event.kind) {
+  case EventKind::JOB_END: {
+    auto it = jobs.find(model::JobId{event.subject});
+    if (it == jobs.end() || it->second.generation != event.generation) {
+      return; // an earlier attempt's end, superseded
+    }
+    const auto& entry = clusters[model::to_index(it->second.cluster)].view.job(model::JobId{event.subject});
+    end_job(model::JobId{event.subject}, entry.spec.final_state, model::EndCause::WORKLOAD);
+    return;
+  }
+  }
+}
+
+void Simulation::Impl::take_submissions(double now) {
+  while (next_job && next_job->submit_time_s <= now) {
+    model::JobSpec spec = std::move(*next_job);
+    next_job = workload->next();
+    submit(std::move(spec));
+  }
+}
+
+void Simulation::Impl::run_schedulers() {
+  for (auto& cluster : clusters) {
+    if (cluster.pending.empty()) {
+      continue;
+    }
+    std::vector<model::Event> events;
+    events.swap(cluster.pending);
+    std::vector<model::Decision> decisions = cluster.scheduler->on_events(events, cluster.view);
+    for (const auto& decision : decisions) {
+      apply(cluster, decision);
+    }
+  }
+}
+
+void Simulation::Impl::sample_until(double time_s, bool inclusive) {
+  const double interval = config.output.timeseries_interval_s;
+  auto emit = [&](double at) {
+    for (std::size_t c = 0; c < clusters.size(); ++c) {
+      const auto& view = clusters[c].view;
+      // The view's integral is as of now_s; state is constant from now_s to `at`.
+      double busy_integral = view.busy_gpu_seconds() + view.busy_gpus() * (at - view.now_s());
+      double span = at - last_sample_s;
+      metrics::ClusterSample s;
+      s.time_s = at;
+      s.cluster = static_cast<std::uint16_t>(c);
+      s.busy_gpus_avg = span > 0.0 ? (busy_integral - clusters[c].busy_at_last_sample) / span : view.busy_gpus();
+      s.queued_jobs = view.queued_jobs();
+      s.queued_gpus = view.queued_gpus();
+      s.running_jobs = view.running_jobs();
+      s.up_nodes = view.up_nodes();
+      recorder.on_sample(s);
+      clusters[c].busy_at_last_sample = busy_integral;
+    }
+    last_sample_s = at;
+  };
+  while (next_sample_s < time_s || (inclusive && next_sample_s <= time_s)) {
+    emit(next_sample_s);
+    next_sample_s += interval;
+  }
+  if (inclusive && time_s > last_sample_s) {
+    emit(time_s); // the last, partial interval
+  }
+}
+
+void Simulation::Impl::check_invariants() const {
+  for (const auto& cluster : clusters) {
+    std::uint64_t busy = 0;
+    for (const auto& [id, entry] : cluster.view.jobs()) {
+      for (const auto& share : entry.placement) {
+        busy += share.gpus;
+      }
+    }
+    ACME_ASSERT(busy == cluster.view.busy_gpus(), "allocated GPUs match the running jobs' placements");
+    ACME_ASSERT(cluster.view.busy_gpus() <= cluster.view.total_gpus(), "GPUs are never over-allocated");
+  }
+}
+
+} // namespace acme::engine

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "acme/config/config.hpp"
+#include "acme/engine/platform_summary.hpp"
+#include "acme/model/ids.hpp"
+#include "acme/topology/cluster_graph.hpp"
+
+#include <simgrid/forward.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace acme::engine {
+
+/// The SimGrid platform built from the topology graph. One per process (SimGrid's engine is a
+/// singleton). Zones: root (full) > one full zone per cluster > a star zone per leaf switch (its
+/// nodes), a star zone for the spine, one for the storage system and, where nodes have dedicated
+/// storage NICs, one for the storage network (each node's storage endpoint is its own host there).
+class Platform {
+public:
+  Platform(const topology::ClusterGraph& graph, const config::Config& config);
+  ~Platform();
+  Platform(const Platform&) = delete;
+  Platform& operator=(const Platform&) = delete;
+
+  simgrid::s4u::Engine& get_engine() const { return *engine_; }
+  simgrid::s4u::Host* node_host(model::ClusterId cluster, model::NodeId node) const;
+  /// The host a node's storage traffic leaves from: its storage endpoint on Kalos-like clusters, the
+  /// node itself otherwise.
+  simgrid::s4u::Host* storage_endpoint(model::ClusterId cluster, model::NodeId node) const;
+  /// The link that carries a node's storage traffic (its storage NIC, or its compute NIC).
+  simgrid::s4u::SplitDuplexLink* storage_nic(model::ClusterId cluster, model::NodeId node) const;
+  double storage_nic_bw_Bps(model::ClusterId cluster, model::NodeId node) const;
+  simgrid::s4u::Host* storage_host(model::ClusterId cluster) const;
+
+  /// Link names on the route between two hosts (for tests and diagnostics).
+  static std::vector<std::string> route_names(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
+  const PlatformSummary& summary() const { return summary_; }
+
+private:
+  struct ClusterHosts {
+    std::vector<simgrid::s4u::Host*> nodes;
+    std::vector<simgrid::s4u::Host*> endpoints;
+    std::vector<simgrid::s4u::SplitDuplexLink*> storage_nics;
+    std::vector<double> storage_nic_bw_Bps;
+    simgrid::s4u::Host* storage = nullptr;
+  };
+  void build_cluster(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
+                     simgrid::s4u::NetZone* root);
+
+  std::unique_ptr<simgrid::s4u::Engine> engine_;
+  std::vector<ClusterHosts> clusters_;
+  std::vector<simgrid::kernel::routing::NetPoint*> cluster_gateways_;
+  std::vector<simgrid::s4u::NetZone*> cluster_zones_;
+  PlatformSummary summary_;
+};
+
+} // namespace acme::engine

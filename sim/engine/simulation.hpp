@@ -1,0 +1,60 @@
+#pragma once
+
+#include "acme/config/config.hpp"
+#include "acme/engine/platform_summary.hpp"
+#include "acme/metrics/recorder.hpp"
+#include "acme/policies/builtin.hpp"
+#include "acme/workloads/workload_source.hpp"
+
+#include <functional>
+#include <memory>
+
+namespace acme::engine {
+
+class Platform;
+
+/// Progress of a run, reported now and then while it runs.
+struct Progress {
+  double now_s = 0.0;
+  double epoch_unix_s = 0.0;
+  std::uint64_t jobs_submitted = 0;
+  std::uint64_t jobs_done = 0;
+};
+
+struct SimulationOptions {
+  std::function<void(const Progress&)> on_progress; ///< called about every 2^16 instants
+  bool check_invariants = false;                    ///< re-verify the allocation after every instant (debug)
+};
+
+/// Counts known at the end of a run.
+struct RunResult {
+  double end_time_s = 0.0;
+  std::uint64_t jobs_submitted = 0;
+  std::uint64_t jobs_recorded = 0;
+  std::uint64_t jobs_rejected = 0;
+  std::uint64_t instants = 0; ///< distinct simulated times processed
+};
+
+/// One simulation: the platform, the clusters with their policies, the workload, the recorder.
+/// SimGrid allows one per process.
+class Simulation {
+public:
+  Simulation(const config::Config& config, const policies::PolicyRegistries& registries,
+             std::unique_ptr<workloads::WorkloadSource> workload, metrics::Recorder& recorder,
+             SimulationOptions options = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  const PlatformSummary& platform_summary() const;
+  const Platform& platform() const;
+  /// Runs to the end (every job finished or rejected). Rethrows a ConfigError raised on the way
+  /// (a malformed trace row); the recorder then has not committed anything.
+  RunResult run();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace acme::engine

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "acme/model/job.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace acme::metrics {
+
+/// The final account of one job, reported once by the engine when the job leaves the system
+/// (finished or rejected).
+struct JobRecord {
+  const model::JobSpec* spec = nullptr;
+  double first_start_s = model::UNKNOWN_TIME_S; ///< start of the first attempt (unknown when rejected)
+  double end_s = 0.0;                           ///< when it left the system
+  model::JobState state = model::JobState::COMPLETED;
+  std::uint32_t attempts = 0;                   ///< times it started
+  model::RejectReason reject = model::RejectReason::NONE;
+  double gpu_seconds = 0.0;                     ///< GPU time allocated to it, all attempts
+  std::uint32_t leaves = 0;                     ///< leaf switches its (last) placement spans
+  std::uint32_t nodes = 0;                      ///< nodes of its (last) placement (0 for CPU jobs)
+};
+
+/// State of one cluster over one output interval.
+struct ClusterSample {
+  double time_s = 0.0;              ///< end of the interval
+  std::uint16_t cluster = 0;
+  double busy_gpus_avg = 0.0;       ///< time average over the interval
+  std::size_t queued_jobs = 0;      ///< at the end of the interval
+  std::uint64_t queued_gpus = 0;    ///< GPU demand of queued jobs, at the end of the interval
+  std::size_t running_jobs = 0;
+  std::uint32_t up_nodes = 0;
+};
+
+/// What the recorder needs to know about each cluster.
+struct ClusterInfo {
+  std::string name;
+  double utc_offset_s = 0.0;
+  std::uint32_t nodes = 0;
+  std::uint32_t gpus = 0;
+};
+
+} // namespace acme::metrics

@@ -1,0 +1,105 @@
+#include "acme/metrics/recorder.hpp"
+
+#include "acme/metrics/atomic_file.hpp"
+#include "acme/metrics/summary_builder.hpp"
+#include "acme/model/civil_time.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace acme::metrics {
+namespace {
+
+// AcmeTrace's Kalos schema is a superset of Seren's: one header serves both clusters (pandas reads
+// by column name), followed by acme-sim's own columns.
+constexpr const char* JOBS_HEADER =
+    "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
+    "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
+    "leaf_switches\n";
+constexpr const char* TIMESERIES_HEADER = "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes\n";
+constexpr std::size_t FLUSH_BYTES = 1 << 20;
+
+} // namespace
+
+Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
+    : options_(std::move(options)), users_(&users), summary_(std::make_unique<SummaryBuilder>(options_.clusters)) {
+  std::filesystem::create_directories(options_.out_dir);
+  if (options_.write_jobs_csv) {
+    jobs_file_ = std::make_unique<AtomicFile>(options_.out_dir + "/jobs.csv");
+    jobs_buffer_ = JOBS_HEADER;
+  }
+  timeseries_ = TIMESERIES_HEADER;
+}
+
+Recorder::~Recorder() = default;
+
+void Recorder::on_job(const JobRecord& record) {
+  ++jobs_recorded_;
+  summary_->add(record);
+  if (jobs_file_) {
+    append_job_row(record);
+    if (jobs_buffer_.size() > FLUSH_BYTES) {
+      jobs_file_->write(jobs_buffer_);
+      jobs_buffer_.clear();
+    }
+  }
+}
+
+void Recorder::append_job_row(const JobRecord& r) {
+  const model::JobSpec& job = *r.spec;
+  const ClusterInfo& cluster = options_.clusters.at(model::to_index(job.cluster));
+  constexpr std::size_t STAMP = 32;
+  char stamp[STAMP];
+  auto datetime = [&](double t_s) {
+    if (t_s != model::UNKNOWN_TIME_S) {
+      jobs_buffer_.append(stamp, model::format_datetime(options_.epoch_unix_s + t_s, cluster.utc_offset_s, stamp));
+    }
+    jobs_buffer_ += ',';
+  };
+  bool started = r.first_start_s != model::UNKNOWN_TIME_S;
+  double duration = started ? r.end_s - r.first_start_s : 0.0;
+  auto out = std::back_inserter(jobs_buffer_);
+  fmt::format_to(out, "{},{},{},{},{},,,{},{},", job.name, users_->name(job.user), r.nodes, job.gpus, job.cpus,
+                 model::to_string(job.type), model::to_string(r.state));
+  datetime(job.submit_time_s);
+  datetime(r.first_start_s);
+  datetime(r.end_s);
+  jobs_buffer_ += ",,";
+  fmt::format_to(out, "{},{},{},{},", duration, started ? r.first_start_s - job.submit_time_s : 0.0,
+                 duration * job.gpus, cluster.name);
+  if (job.run != model::RunId{}) {
+    fmt::format_to(out, "{}", model::to_index(job.run));
+  }
+  fmt::format_to(out, ",{},{},", r.attempts, model::to_string(r.reject));
+  if (job.recorded_start_s != model::UNKNOWN_TIME_S) {
+    fmt::format_to(out, "{}", job.recorded_queue_s());
+  }
+  fmt::format_to(out, ",{}\n", r.leaves);
+}
+
+void Recorder::on_sample(const ClusterSample& s) {
+  const ClusterInfo& cluster = options_.clusters.at(s.cluster);
+  if (last_sample_s_.size() != options_.clusters.size()) {
+    last_sample_s_.assign(options_.clusters.size(), 0.0);
+  }
+  summary_->add_busy_gpu_seconds(s.cluster, s.busy_gpus_avg * (s.time_s - last_sample_s_[s.cluster]));
+  last_sample_s_[s.cluster] = s.time_s;
+  fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{}\n",
+                 model::format_datetime(options_.epoch_unix_s + s.time_s, cluster.utc_offset_s), cluster.name,
+                 s.busy_gpus_avg, s.queued_jobs, s.queued_gpus, s.running_jobs, s.up_nodes);
+}
+
+void Recorder::finish(const RunInfo& info) {
+  summary_json_ = summary_->render(options_, info);
+  if (jobs_file_) {
+    jobs_file_->write(jobs_buffer_);
+    jobs_buffer_.clear();
+    jobs_file_->commit();
+    jobs_file_.reset();
+  }
+  write_file_atomically(options_.out_dir + "/timeseries.csv", timeseries_);
+  write_file_atomically(options_.out_dir + "/summary.json", summary_json_);
+}
+
+} // namespace acme::metrics

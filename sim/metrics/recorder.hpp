@@ -1,0 +1,63 @@
+#pragma once
+
+#include "acme/metrics/job_record.hpp"
+#include "acme/model/name_table.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace acme::metrics {
+
+class AtomicFile;
+class SummaryBuilder;
+
+struct RecorderOptions {
+  std::string out_dir;
+  std::vector<ClusterInfo> clusters;
+  double epoch_unix_s = 0.0;
+  std::uint64_t seed = 0;
+  std::string config_file;
+  bool write_jobs_csv = true;
+};
+
+/// Facts about the whole run, known at its end.
+struct RunInfo {
+  double end_time_s = 0.0;           ///< simulated time of the last event
+  std::uint64_t jobs_submitted = 0;
+  std::uint64_t trace_rows_skipped = 0;
+  double wall_seconds = 0.0;
+};
+
+/// Receives every job's final record and the periodic cluster samples; writes jobs.csv (streamed,
+/// renamed into place at the end), summary.json and timeseries.csv. Only receives: it never asks the
+/// engine anything.
+class Recorder {
+public:
+  Recorder(RecorderOptions options, const model::NameTable& users);
+  ~Recorder();
+
+  void on_job(const JobRecord& record);
+  void on_sample(const ClusterSample& sample);
+  /// Writes the summary and time series and commits every file. Nothing is visible before.
+  void finish(const RunInfo& info);
+
+  std::uint64_t jobs_recorded() const { return jobs_recorded_; }
+  /// The summary as written (available after finish()).
+  const std::string& summary_json() const { return summary_json_; }
+
+private:
+  void append_job_row(const JobRecord& record);
+
+  RecorderOptions options_;
+  const model::NameTable* users_;
+  std::unique_ptr<AtomicFile> jobs_file_;
+  std::string jobs_buffer_;
+  std::string timeseries_;
+  std::vector<double> last_sample_s_;
+  std::unique_ptr<SummaryBuilder> summary_;
+  std::uint64_t jobs_recorded_ = 0;
+  std::string summary_json_;
+};
+
+} // namespace acme::metrics

@@ -1,0 +1,126 @@
+#include "acme/metrics/summary_builder.hpp"
+
+#include "acme/metrics/recorder.hpp"
+#include "acme/model/civil_time.hpp"
+
+#include <fmt/format.h>
+
+namespace acme::metrics {
+namespace {
+
+constexpr double SECONDS_PER_HOUR = 3600.0;
+
+std::string number(double v) { return fmt::format("{}", v); }
+
+std::string distribution_json(std::vector<double>& values) {
+  Distribution d = summarise(values);
+  return fmt::format(R"({{"mean": {}, "p50": {}, "p90": {}, "p99": {}, "max": {}}})", number(d.mean), number(d.p50),
+                     number(d.p90), number(d.p99), number(d.max));
+}
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+SummaryBuilder::SummaryBuilder(const std::vector<ClusterInfo>& clusters) : clusters_(clusters), stats_(clusters.size()) {}
+
+void SummaryBuilder::add(const JobRecord& record) {
+  const model::JobSpec& job = *record.spec;
+  std::size_t cls = job.is_cpu_job() ? CPU_CLASS : static_cast<std::size_t>(job.type);
+  ClassStats& s = stats_.at(model::to_index(job.cluster)).classes[cls];
+  ++s.jobs;
+  if (record.reject != model::RejectReason::NONE) {
+    ++s.rejected;
+    return;
+  }
+  ++s.states[static_cast<std::size_t>(record.state)];
+  s.queue_s.push_back(record.first_start_s - job.submit_time_s);
+  s.jct_s.push_back(record.end_s - job.submit_time_s);
+  if (job.recorded_start_s != model::UNKNOWN_TIME_S) {
+    s.recorded_queue_s.push_back(job.recorded_queue_s());
+  }
+  s.gpu_seconds += record.gpu_seconds;
+}
+
+void SummaryBuilder::add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds) {
+  stats_.at(cluster).busy_gpu_seconds += gpu_seconds;
+}
+
+std::string SummaryBuilder::render_class(ClassStats& s) const {
+  std::string states;
+  for (std::size_t i = 0; i < model::JOB_STATE_COUNT; ++i) {
+    states += fmt::format("{}{}: {}", i == 0 ? "" : ", ", quote(model::to_string(static_cast<model::JobState>(i))),
+                          s.states[i]);
+  }
+  std::string out = fmt::format(R"({{"jobs": {}, "rejected": {}, "states": {{{}}}, "gpu_hours": {}, )", s.jobs,
+                                s.rejected, states, number(s.gpu_seconds / SECONDS_PER_HOUR));
+  out += R"("queue_s": )" + distribution_json(s.queue_s) + R"(, "jct_s": )" + distribution_json(s.jct_s);
+  if (!s.recorded_queue_s.empty()) {
+    out += R"(, "recorded_queue_s": )" + distribution_json(s.recorded_queue_s);
+  }
+  return out + "}";
+}
+
+std::string SummaryBuilder::render_cluster(std::size_t c, const RecorderOptions& /*options*/, const RunInfo& info) {
+  ClusterStats& cs = stats_[c];
+  const ClusterInfo& ci = clusters_[c];
+  ClassStats all_gpu;
+  std::uint64_t jobs = 0;
+  std::uint64_t rejected = 0;
+  for (std::size_t k = 0; k < CLASS_COUNT; ++k) {
+    const ClassStats& s = cs.classes[k];
+    jobs += s.jobs;
+    rejected += s.rejected;
+    if (k == CPU_CLASS) {
+      continue;
+    }
+    all_gpu.jobs += s.jobs;
+    all_gpu.rejected += s.rejected;
+    for (std::size_t i = 0; i < model::JOB_STATE_COUNT; ++i) {
+      all_gpu.states[i] += s.states[i];
+    }
+    all_gpu.queue_s.insert(all_gpu.queue_s.end(), s.queue_s.begin(), s.queue_s.end());
+    all_gpu.jct_s.insert(all_gpu.jct_s.end(), s.jct_s.begin(), s.jct_s.end());
+    all_gpu.recorded_queue_s.insert(all_gpu.recorded_queue_s.end(), s.recorded_queue_s.begin(),
+                                    s.recorded_queue_s.end());
+    all_gpu.gpu_seconds += s.gpu_seconds;
+  }
+  double capacity = static_cast<double>(ci.gpus) * info.end_time_s;
+  double utilisation = capacity > 0.0 ? cs.busy_gpu_seconds / capacity : 0.0;
+  std::string out = fmt::format(
+      R"(    {}: {{"nodes": {}, "gpus": {}, "jobs": {}, "rejected": {}, "gpu_utilisation": {}, "busy_gpu_hours": {},)",
+      quote(ci.name), ci.nodes, ci.gpus, jobs, rejected, number(utilisation),
+      number(cs.busy_gpu_seconds / SECONDS_PER_HOUR));
+  out += "\n      \"by_type\": {\n";
+  for (std::size_t k = 0; k < CLASS_COUNT; ++k) {
+    std::string name = k == CPU_CLASS ? "CPU" : std::string(model::to_string(static_cast<model::JobType>(k)));
+    out += "        " + quote(name) + ": " + render_class(cs.classes[k]) + ",\n";
+  }
+  out += "        \"all_gpu\": " + render_class(all_gpu) + "\n      }\n    }";
+  return out;
+}
+
+std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo& info) {
+  std::string out = "{\n";
+  out += fmt::format("  \"seed\": {},\n  \"config\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n",
+                     options.seed, quote(options.config_file),
+                     quote(model::format_datetime(options.epoch_unix_s, 0.0)), number(info.end_time_s));
+  out += fmt::format("  \"jobs_submitted\": {},\n  \"trace_rows_skipped\": {},\n  \"clusters\": {{\n",
+                     info.jobs_submitted, info.trace_rows_skipped);
+  for (std::size_t c = 0; c < clusters_.size(); ++c) {
+    out += render_cluster(c, options, info) + (c + 1 < clusters_.size() ? ",\n" : "\n");
+  }
+  out += "  }\n}\n";
+  return out;
+}
+
+} // namespace acme::metrics

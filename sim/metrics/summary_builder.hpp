@@ -1,0 +1,49 @@
+#pragma once
+
+#include "acme/metrics/job_record.hpp"
+#include "acme/metrics/stats.hpp"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace acme::metrics {
+
+struct RecorderOptions;
+struct RunInfo;
+
+/// Accumulates per-cluster, per-class figures and renders summary.json.
+class SummaryBuilder {
+public:
+  /// Classes: the six GPU job types, then CPU jobs.
+  static constexpr std::size_t CLASS_COUNT = model::JOB_TYPE_COUNT + 1;
+  static constexpr std::size_t CPU_CLASS = model::JOB_TYPE_COUNT;
+
+  explicit SummaryBuilder(const std::vector<ClusterInfo>& clusters);
+
+  void add(const JobRecord& record);
+  void add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds);
+  std::string render(const RecorderOptions& options, const RunInfo& info);
+
+private:
+  struct ClassStats {
+    std::uint64_t jobs = 0;
+    std::uint64_t rejected = 0;
+    std::array<std::uint64_t, model::JOB_STATE_COUNT> states{};
+    std::vector<double> queue_s;
+    std::vector<double> jct_s;
+    std::vector<double> recorded_queue_s;
+    double gpu_seconds = 0.0;
+  };
+  struct ClusterStats {
+    std::array<ClassStats, CLASS_COUNT> classes;
+    double busy_gpu_seconds = 0.0;
+  };
+  std::string render_class(ClassStats& stats) const;
+  std::string render_cluster(std::size_t c, const RecorderOptions& options, const RunInfo& info);
+
+  std::vector<ClusterInfo> clusters_;
+  std::vector<ClusterStats> stats_;
+};
+
+} // namespace acme::metrics

@@ -1,0 +1,101 @@
+#pragma once
+
+#include "acme/model/decision.hpp"
+#include "acme/model/ids.hpp"
+#include "acme/model/job.hpp"
+#include "acme/model/node_bitset.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace acme::model {
+
+/// The fixed shape of a cluster as policies see it.
+struct ClusterShape {
+  ClusterId id{};
+  std::string name;
+  std::uint32_t nodes = 0;
+  std::uint32_t gpus_per_node = 0;
+  std::uint32_t cpu_pool_cores = 0;          ///< cores shared by CPU jobs
+  std::vector<std::uint32_t> leaf_of_node;   ///< leaf switch of each node (empty: all under leaf 0)
+  std::uint32_t leaves = 1;
+  double utc_offset_s = 0.0;                 ///< local time = UTC + offset (daily rhythms, on-call hours)
+};
+
+enum class JobPhase : std::uint8_t { QUEUED, RUNNING };
+
+/// What policies may read about an active (queued or running) job.
+struct JobEntry {
+  JobSpec spec;
+  JobPhase phase = JobPhase::QUEUED;
+  double queued_since_s = 0.0;   ///< time of the last (re)submission
+  double start_time_s = 0.0;     ///< start of the current attempt (valid while RUNNING)
+  Placement placement;           ///< where it runs (valid while RUNNING)
+  double attained_gpu_s = 0.0;   ///< GPU-seconds of service received so far, all attempts
+  std::uint32_t preemptions = 0; ///< times it was preempted
+};
+
+/// Read-only picture of one cluster handed to its policies. The engine owns and updates it; tests
+/// build one by hand with the same mutators. Policies receive it as `const ClusterView&`.
+class ClusterView {
+public:
+  explicit ClusterView(ClusterShape shape);
+
+  // ---- queries (what policies use) ----
+  const ClusterShape& shape() const { return shape_; }
+  double now_s() const { return now_s_; }
+  std::uint32_t free_gpus(NodeId node) const { return free_gpus_[to_index(node)]; }
+  bool is_up(NodeId node) const { return up_.test(to_index(node)); }
+  std::uint32_t leaf_of(NodeId node) const;
+  /// Up nodes with exactly `k` free GPUs (0 <= k <= gpus_per_node), lowest index first.
+  const NodeBitset& nodes_with_free_gpus(std::uint32_t k) const { return by_free_[k]; }
+  std::uint32_t up_nodes() const { return static_cast<std::uint32_t>(up_.count()); }
+  std::uint32_t free_gpus_total() const { return free_gpus_up_; }
+  std::uint32_t busy_gpus() const { return busy_gpus_; }
+  /// Integral of busy GPUs over simulated time up to now_s() (GPU-seconds allocated).
+  double busy_gpu_seconds() const { return busy_gpu_seconds_; }
+  std::uint32_t total_gpus() const { return shape_.nodes * shape_.gpus_per_node; }
+  std::uint32_t free_cpu_cores() const { return free_cpu_cores_; }
+  const JobEntry* find_job(JobId id) const;
+  const JobEntry& job(JobId id) const;
+  /// Active jobs in id order (deterministic iteration).
+  const std::map<JobId, JobEntry>& jobs() const { return jobs_; }
+  std::size_t queued_jobs() const { return queued_jobs_; }
+  std::uint64_t queued_gpus() const { return queued_gpus_; }
+  std::size_t running_jobs() const { return jobs_.size() - queued_jobs_; }
+  /// Whether `placement` fits the free GPUs of up nodes right now.
+  bool fits(const Placement& placement) const;
+
+  // ---- mutators (the engine; tests building scenarios) ----
+  void set_now(double now_s);
+  JobEntry& add_job(JobSpec spec);
+  JobEntry& mutable_job(JobId id);
+  void start_job(JobId id, Placement placement);
+  /// Frees the job's resources and puts it back in the queue.
+  void stop_job(JobId id);
+  /// Removes a queued job (it ended or was rejected).
+  void remove_job(JobId id);
+  void set_node_up(NodeId node, bool up);
+
+private:
+  void take_gpus(NodeId node, std::uint32_t gpus);
+  void give_gpus(NodeId node, std::uint32_t gpus);
+  void rebucket(NodeId node, std::uint32_t old_free);
+
+  ClusterShape shape_;
+  double now_s_ = 0.0;
+  std::vector<std::uint32_t> free_gpus_;
+  NodeBitset up_;
+  std::vector<NodeBitset> by_free_;
+  std::uint32_t free_gpus_up_ = 0;
+  std::uint32_t busy_gpus_ = 0;
+  double busy_gpu_seconds_ = 0.0;
+  std::uint32_t free_cpu_cores_ = 0;
+  std::map<JobId, JobEntry> jobs_;
+  std::size_t queued_jobs_ = 0;
+  std::uint64_t queued_gpus_ = 0;
+};
+
+} // namespace acme::model

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "acme/model/ids.hpp"
+#include "acme/model/job.hpp"
+
+#include <variant>
+
+namespace acme::model {
+
+/// Why a running job stopped.
+enum class EndCause : std::uint8_t {
+  WORKLOAD,     ///< as the workload says (recorded or generated final state)
+  NODE_FAILURE, ///< a node under it failed
+  PREEMPTED,    ///< the scheduler preempted it (it is queued again)
+};
+
+// Events the engine reports to a cluster's scheduler. All refer to jobs and nodes of that cluster.
+
+/// A job entered the queue (first submission or resubmission).
+struct JobSubmitted {
+  JobId job{};
+  friend bool operator==(const JobSubmitted&, const JobSubmitted&) = default;
+};
+/// A job released its resources. When `cause` is PREEMPTED the job is queued again at once.
+struct JobEnded {
+  JobId job{};
+  JobState state = JobState::COMPLETED;
+  EndCause cause = EndCause::WORKLOAD;
+  friend bool operator==(const JobEnded&, const JobEnded&) = default;
+};
+/// A node went down (failure) or was isolated: it accepts no new jobs.
+struct NodeDown {
+  NodeId node{};
+  friend bool operator==(const NodeDown&, const NodeDown&) = default;
+};
+/// A node is back in service.
+struct NodeUp {
+  NodeId node{};
+  friend bool operator==(const NodeUp&, const NodeUp&) = default;
+};
+
+using Event = std::variant<JobSubmitted, JobEnded, NodeDown, NodeUp>;
+
+} // namespace acme::model

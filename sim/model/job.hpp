@@ -1,0 +1,75 @@
+#pragma once
+
+#include "acme/model/ids.hpp"
+#include "acme/model/units.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace acme::model {
+
+/// Workload type as the Acme paper classifies jobs (AcmeTrace `type` column).
+enum class JobType : std::uint8_t { PRETRAIN, SFT, MLLM, EVAL, DEBUG, OTHER };
+inline constexpr std::size_t JOB_TYPE_COUNT = 6;
+inline constexpr std::array<JobType, JOB_TYPE_COUNT> ALL_JOB_TYPES = {
+    JobType::PRETRAIN, JobType::SFT, JobType::MLLM, JobType::EVAL, JobType::DEBUG, JobType::OTHER};
+
+/// Final state of a job (AcmeTrace `state` column). TIMEOUT and NODE_FAIL count as failed.
+enum class JobState : std::uint8_t { COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL };
+inline constexpr std::size_t JOB_STATE_COUNT = 5;
+
+/// Why a job was rejected at submission instead of being queued.
+enum class RejectReason : std::uint8_t { NONE, TOO_MANY_GPUS, TOO_MANY_CPUS, BY_POLICY };
+
+std::string_view to_string(JobType type);
+std::string_view to_string(JobState state);
+std::string_view to_string(RejectReason reason);
+/// Accepts the trace spellings: "Pretrain", "SFT", "MLLM", "Evaluation"/"Eval", "Debug", "Other".
+std::optional<JobType> parse_job_type(std::string_view text);
+/// Accepts "COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL".
+std::optional<JobState> parse_job_state(std::string_view text);
+
+constexpr bool counts_as_failed(JobState s) {
+  return s == JobState::FAILED || s == JobState::TIMEOUT || s == JobState::NODE_FAIL;
+}
+
+/// One job as the workload describes it. Plain data: the engine keeps its run-time state elsewhere.
+struct JobSpec {
+  JobId id{};                                ///< dense, in submission order
+  ClusterId cluster{};                       ///< the cluster it is submitted to
+  UserId user{};                             ///< interned user name
+  JobType type = JobType::OTHER;             ///< workload type
+  JobState final_state = JobState::COMPLETED; ///< how the job ends when nothing else intervenes
+  std::uint32_t gpus = 0;                    ///< GPUs requested (0: CPU job)
+  std::uint32_t nodes = 0;                   ///< nodes requested (0: derived from gpus)
+  std::uint32_t cpus = 0;                    ///< CPU cores requested
+  double submit_time_s = 0.0;                ///< seconds since the run's epoch
+  double duration_s = 0.0;                   ///< service time: how long it runs once started
+  double recorded_start_s = UNKNOWN_TIME_S;  ///< start time recorded by the trace, if any
+  double requested_time_s = UNKNOWN_TIME_S;  ///< wall-time limit requested, if any
+  RunId run{};                               ///< logical run its attempts share; 0: none (own run)
+  std::uint16_t attempt = 1;                 ///< attempt number within the run, from 1
+  double model_params = 0.0;                 ///< model parameters (count), 0 when unknown
+  std::string name;                          ///< job id as written in the trace
+
+  bool is_cpu_job() const { return gpus == 0; }
+  double recorded_queue_s() const {
+    return recorded_start_s == UNKNOWN_TIME_S ? UNKNOWN_TIME_S : recorded_start_s - submit_time_s;
+  }
+
+  friend bool operator==(const JobSpec&, const JobSpec&) = default;
+};
+
+/// Nodes a GPU job occupies on nodes of `gpus_per_node` GPUs: jobs of up to one node share a node,
+/// larger jobs take whole nodes (gang placement).
+constexpr std::uint32_t nodes_needed(std::uint32_t gpus, std::uint32_t gpus_per_node) {
+  if (gpus == 0) {
+    return 0;
+  }
+  return (gpus + gpus_per_node - 1) / gpus_per_node;
+}
+
+} // namespace acme::model

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs acme-sim's build and test dependencies from Debian's packages when any is missing.
+# Idempotent: does nothing (and needs no root) when everything is there.
+set -eu
+PACKAGES="cmake ninja-build g++ pkg-config libsimgrid-dev libboost-graph-dev libyaml-cpp-dev libtbb-dev \
+libspdlog-dev libfmt-dev catch2 python3 python3-matplotlib"
+missing=""
+for p in $PACKAGES; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+if [ -z "$missing" ]; then
+  exit 0
+fi
+echo "installing:$missing" >&2
+SUDO=""
+if [ "$(id -u)" != "0" ]; then
+  SUDO="sudo"
+fi
+$SUDO apt-get -o DPkg::Lock::Timeout=300 update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends $missing

@@ -1,0 +1,26 @@
+#include "acme/workloads/replay/trace_formats.hpp"
+
+#include "acme/workloads/replay/acme_trace_reader.hpp"
+#include "acme/workloads/replay/reorder_window.hpp"
+
+namespace acme::workloads {
+
+std::vector<std::string> trace_format_names() { return {"acme"}; }
+
+MergedSource::Part open_trace_part(const TracePartRequest& request) {
+  const auto& cluster = request.config->clusters.at(model::to_index(request.cluster));
+  if (request.format == "acme") {
+    auto reader = std::make_shared<AcmeTraceReader>(request.path, request.cluster, cluster.utc_offset_s,
+                                                    *request.users, request.on_bad_row);
+    auto window = std::make_shared<ReorderWindow>(reader->path());
+    return MergedSource::Part{[reader, window] { return window->next([&] { return reader->next(); }); },
+                              [reader] { return reader->skipped_rows(); }};
+  }
+  std::string msg = "unknown trace format \"" + request.format + "\"; expected one of: " + join(trace_format_names());
+  if (auto hint = did_you_mean(request.format, trace_format_names()); !hint.empty()) {
+    msg += " (did you mean \"" + hint + "\"?)";
+  }
+  request.format_node.fail(msg);
+}
+
+} // namespace acme::workloads

@@ -1,0 +1,105 @@
+#include "acme/workloads/merged_source.hpp"
+#include "acme/workloads/replay/trace_formats.hpp"
+#include "acme/workloads/workload_source.hpp"
+
+namespace acme::workloads {
+namespace {
+
+const std::vector<std::string> KINDS = {"trace"};
+const std::vector<std::string> TRACE_KEYS = {"kind", "format", "path", "cluster", "on_bad_row", "limit"};
+
+BadRowPolicy parse_bad_row(const config::Node& node) {
+  if (!node.is_defined()) {
+    return BadRowPolicy::ERROR;
+  }
+  std::string value = node.as_string();
+  if (value == "error") {
+    return BadRowPolicy::ERROR;
+  }
+  if (value == "skip") {
+    return BadRowPolicy::SKIP;
+  }
+  node.fail("expected \"error\" or \"skip\", got \"" + value + "\"");
+}
+
+model::ClusterId cluster_id(const config::Config& cfg, const config::Node& where, const std::string& name) {
+  for (std::size_t i = 0; i < cfg.clusters.size(); ++i) {
+    if (cfg.clusters[i].name == name) {
+      return model::ClusterId{static_cast<std::uint16_t>(i)};
+    }
+  }
+  std::string msg = "unknown cluster \"" + name + "\"; expected one of: " + join(cfg.cluster_names());
+  if (auto hint = did_you_mean(name, cfg.cluster_names()); !hint.empty()) {
+    msg += " (did you mean \"" + hint + "\"?)";
+  }
+  where.fail(msg);
+}
+
+/// (cluster, path node) pairs from `path: file` (+ `cluster:`) or `path: {cluster: file, ...}`.
+std::vector<std::pair<model::ClusterId, config::Node>> trace_files(const config::Config& cfg,
+                                                                   const config::Node& section) {
+  config::Node path = section["path"];
+  if (!path.is_defined()) {
+    section.fail("missing key \"path\"; expected the trace file (or a map of cluster name to file)");
+  }
+  std::vector<std::pair<model::ClusterId, config::Node>> out;
+  if (path.is_map()) {
+    for (const auto& name : path.keys()) {
+      out.emplace_back(cluster_id(cfg, path[name], name), path[name]);
+    }
+    return out;
+  }
+  config::Node cluster = section["cluster"];
+  if (!cluster.is_defined() && cfg.clusters.size() > 1) {
+    section.fail("missing key \"cluster\"; expected the cluster the trace belongs to (one of: " +
+                 join(cfg.cluster_names()) + ") or a map of cluster name to file under \"path\"");
+  }
+  model::ClusterId id = cluster.is_defined() ? cluster_id(cfg, cluster, cluster.as_string()) : model::ClusterId{0};
+  out.emplace_back(id, path);
+  return out;
+}
+
+std::unique_ptr<WorkloadSource> make_trace_workload(const WorkloadContext& ctx, const config::Node& section) {
+  section.expect_keys(TRACE_KEYS);
+  const config::Config& cfg = *ctx.config;
+  config::Node format = section["format"];
+  std::string format_name = format.is_defined() ? format.as_string() : "acme";
+  BadRowPolicy on_bad_row = parse_bad_row(section["on_bad_row"]);
+  std::vector<MergedSource::Part> parts;
+  for (auto& [cluster, path_node] : trace_files(cfg, section)) {
+    TracePartRequest request{format_name, format, cfg.resolve_path(path_node.as_string()), cluster, &cfg, ctx.users,
+                             on_bad_row};
+    parts.push_back(open_trace_part(request));
+  }
+  std::uint64_t limit = 0;
+  if (config::Node l = section["limit"]; l.is_defined()) {
+    limit = l.as_count();
+  }
+  return std::make_unique<MergedSource>(std::move(parts), -1.0, limit);
+}
+
+} // namespace
+
+std::unique_ptr<WorkloadSource> make_workload(const WorkloadContext& ctx) {
+  const config::Node& section = ctx.config->workload;
+  if (!section.is_defined()) {
+    section.fail("missing section \"workload\"; expected {kind: trace, format: acme, path: FILE} or "
+                 "{kind: synthetic, preset: acme}");
+  }
+  section.expect_map();
+  config::Node kind = section["kind"];
+  if (!kind.is_defined()) {
+    section.fail("missing key \"kind\"; expected one of: " + join(KINDS));
+  }
+  std::string name = kind.as_string();
+  if (name == "trace") {
+    return make_trace_workload(ctx, section);
+  }
+  std::string msg = "unknown workload kind \"" + name + "\"; expected one of: " + join(KINDS);
+  if (auto hint = did_you_mean(name, KINDS); !hint.empty()) {
+    msg += " (did you mean \"" + hint + "\"?)";
+  }
+  kind.fail(msg);
+}
+
+} // namespace acme::workloads
