@@ -50,6 +50,20 @@ std::string_view to_string(RejectReason reason) {
   return "";
 }
 
+std::string_view to_string(FailureCategory category) {
+  switch (category) {
+  case FailureCategory::NONE:
+    return "";
+  case FailureCategory::INFRASTRUCTURE:
+    return "infrastructure";
+  case FailureCategory::FRAMEWORK:
+    return "framework";
+  case FailureCategory::SCRIPT:
+    return "script";
+  }
+  return "";
+}
+
 std::optional<JobType> parse_job_type(std::string_view text) {
   if (text == "Pretrain") {
     return JobType::PRETRAIN;

@@ -21,12 +21,16 @@ inline constexpr std::array<JobType, JOB_TYPE_COUNT> ALL_JOB_TYPES = {
 enum class JobState : std::uint8_t { COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL };
 inline constexpr std::size_t JOB_STATE_COUNT = 5;
 
+/// Why a job failed (paper §5: infrastructure vs framework vs script errors).
+enum class FailureCategory : std::uint8_t { NONE, INFRASTRUCTURE, FRAMEWORK, SCRIPT };
+
 /// Why a job was rejected at submission instead of being queued.
 enum class RejectReason : std::uint8_t { NONE, TOO_MANY_GPUS, TOO_MANY_CPUS, BY_POLICY };
 
 std::string_view to_string(JobType type);
 std::string_view to_string(JobState state);
 std::string_view to_string(RejectReason reason);
+std::string_view to_string(FailureCategory category);
 /// Accepts the trace spellings: "Pretrain", "SFT", "MLLM", "Evaluation"/"Eval", "Debug", "Other".
 std::optional<JobType> parse_job_type(std::string_view text);
 /// Accepts "COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL".
@@ -53,6 +57,7 @@ struct JobSpec {
   RunId run{};                               ///< logical run its attempts share; 0: none (own run)
   std::uint16_t attempt = 1;                 ///< attempt number within the run, from 1
   double model_params = 0.0;                 ///< model parameters (count), 0 when unknown
+  FailureCategory failure = FailureCategory::NONE; ///< cause, when final_state counts as failed
   std::string name;                          ///< job id as written in the trace
 
   bool is_cpu_job() const { return gpus == 0; }
