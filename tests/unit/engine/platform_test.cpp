@@ -1,0 +1,64 @@
+#include "acme/config/config.hpp"
+#include "acme/engine/platform.hpp"
+#include "acme/topology/cluster_graph.hpp"
+#include "test_paths.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace acme;
+
+namespace {
+std::vector<std::string> route(const engine::Platform& p, model::ClusterId ca, std::uint32_t a, model::ClusterId cb,
+                               std::uint32_t b) {
+  return engine::Platform::route_names(p.node_host(ca, model::NodeId{a}), p.node_host(cb, model::NodeId{b}));
+}
+} // namespace
+
+// One engine per process: no SECTIONs (Catch re-enters the test case for each).
+TEST_CASE("engine::platform: routes of the Acme platform", "[engine][platform]") {
+  config::Config cfg = config::load_config(test::source_path("configs/acme.yaml"));
+  topology::ClusterGraph graph(cfg);
+  engine::Platform platform(graph, cfg);
+  const model::ClusterId seren{0};
+  const model::ClusterId kalos{1};
+  REQUIRE(platform.summary().total_gpus == 4704);
+  REQUIRE(platform.summary().clusters[0].gpus == 2288);
+  REQUIRE(platform.summary().clusters[1].gpus == 2416);
+
+  // nodes under one leaf talk through their NICs only
+  {
+    REQUIRE(route(platform, seren, 0, seren, 1) ==
+            std::vector<std::string>{"seren-n0000-nic_UP", "seren-n0001-nic_DOWN"});
+  }
+  // nodes under different leaves cross both leaf uplinks
+  {
+    REQUIRE(route(platform, seren, 0, seren, 25) ==
+            std::vector<std::string>{"seren-n0000-nic_UP", "seren-leaf0000-up_UP", "seren-leaf0001-up_DOWN",
+                                     "seren-n0025-nic_DOWN"});
+  }
+  // a node's own loopback is its NVLink
+  {
+    REQUIRE(route(platform, seren, 3, seren, 3) == std::vector<std::string>{"seren-n0003-nvlink_UP"});
+  }
+  // Seren writes to storage through NIC, leaf uplink, storage port and device
+  {
+    auto names = engine::Platform::route_names(platform.storage_endpoint(seren, model::NodeId{0}),
+                                               platform.storage_host(seren));
+    REQUIRE(names == std::vector<std::string>{"seren-n0000-nic_UP", "seren-leaf0000-up_UP", "seren-storage-port_UP",
+                                              "seren-storage-device_DOWN"});
+  }
+  // Kalos reads from storage through its dedicated storage NIC
+  {
+    auto names = engine::Platform::route_names(platform.storage_host(kalos),
+                                               platform.storage_endpoint(kalos, model::NodeId{7}));
+    REQUIRE(names == std::vector<std::string>{"kalos-storage-device_UP", "kalos-storage-port_UP",
+                                              "kalos-n0007-stor-nic_DOWN"});
+  }
+  // cross-cluster traffic crosses the backbone
+  {
+    auto names = route(platform, seren, 0, kalos, 0);
+    REQUIRE(names == std::vector<std::string>{"seren-n0000-nic_UP", "seren-leaf0000-up_UP",
+                                              "backbone-seren-kalos_UP", "kalos-leaf0000-up_DOWN",
+                                              "kalos-n0000-nic_DOWN"});
+  }
+}
