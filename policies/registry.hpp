@@ -4,6 +4,7 @@
 #include "acme/model/error.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -19,11 +20,17 @@ struct ParamDoc {
   std::string description;
 };
 
+/// What a policy may know about the run it is built for (besides its own parameters).
+struct PolicyContext {
+  std::uint64_t seed = 0;     ///< the run seed: policies draw randomness from model::Rng(seed, name)
+  std::string cluster;        ///< the cluster it serves
+};
+
 /// Policies of one family keyed by their YAML name. Owned by whoever builds the run; no globals.
 template <class Policy>
 class Registry {
 public:
-  using Factory = std::function<std::unique_ptr<Policy>(const config::Node& params)>;
+  using Factory = std::function<std::unique_ptr<Policy>(const config::Node& params, const PolicyContext& context)>;
 
   struct Entry {
     std::string name;
@@ -41,7 +48,7 @@ public:
   }
 
   /// Builds the policy named by `spec`; an unknown name fails with the accepted names and a hint.
-  std::unique_ptr<Policy> create(const config::PolicySpec& spec) const {
+  std::unique_ptr<Policy> create(const config::PolicySpec& spec, const PolicyContext& context) const {
     auto it = entries_.find(spec.name);
     if (it == entries_.end()) {
       config::Node where = spec.node.is_map() ? spec.node["name"] : spec.node;
@@ -51,7 +58,7 @@ public:
       }
       throw ConfigError(where.location(), where.path(), msg);
     }
-    return it->second.make(spec.node);
+    return it->second.make(spec.node, context);
   }
 
   std::vector<std::string> names() const {

@@ -29,11 +29,12 @@ Simulation::Impl::Impl(const config::Config& cfg, const policies::PolicyRegistri
   for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
     const auto& cc = cfg.clusters[c];
     model::ClusterId id{static_cast<std::uint16_t>(c)};
+    policies::PolicyContext context{cfg.seed, cc.name};
     ClusterRuntime runtime{model::ClusterView(shape_of(cc, id, graph.cluster(id))),
-                           registries.schedulers.create(cc.scheduler),
+                           registries.schedulers.create(cc.scheduler, context),
                            {},
                            0.0};
-    runtime.scheduler->set_placement(registries.placements.create(cc.placement));
+    runtime.scheduler->set_placement(registries.placements.create(cc.placement, context));
     clusters.push_back(std::move(runtime));
   }
   next_sample_s = cfg.output.timeseries_interval_s;
