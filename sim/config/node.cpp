@@ -26,6 +26,18 @@ ConfigError yaml_error(const YAML::Exception& e, const std::string& file) {
 Node::Node(YAML::Node node, std::shared_ptr<const std::string> file, std::string path, Location parent_location)
     : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)), parent_location_(std::move(parent_location)) {}
 
+Node& Node::operator=(const Node& other) {
+  if (this != &other) {
+    node_.reset(other.node_);
+    file_ = other.file_;
+    path_ = other.path_;
+    parent_location_ = other.parent_location_;
+  }
+  return *this;
+}
+
+Node& Node::operator=(Node&& other) { return *this = static_cast<const Node&>(other); }
+
 const std::string& Node::file() const {
   static const std::string none;
   return file_ ? *file_ : none;
@@ -43,12 +55,16 @@ Location Node::location() const {
 
 Node Node::operator[](std::string_view key) const {
   std::string k(key);
+  // A missing key yields a yaml-cpp "zombie" that throws on most uses: replace it by an undefined node.
   YAML::Node child = is_map() ? node_[k] : YAML::Node(YAML::NodeType::Undefined);
-  return Node(child, file_, child_path(path_, key), location());
+  YAML::Node safe = child.IsDefined() ? child : YAML::Node(YAML::NodeType::Undefined);
+  return Node(safe, file_, child_path(path_, key), location());
 }
 
 Node Node::at(std::size_t index) const {
-  return Node(node_[index], file_, path_ + "[" + std::to_string(index) + "]", location());
+  YAML::Node child = is_sequence() ? node_[index] : YAML::Node(YAML::NodeType::Undefined);
+  YAML::Node safe = child.IsDefined() ? child : YAML::Node(YAML::NodeType::Undefined);
+  return Node(safe, file_, path_ + "[" + std::to_string(index) + "]", location());
 }
 
 std::vector<std::string> Node::keys() const {

@@ -19,6 +19,12 @@ class Node {
 public:
   Node() = default;
   Node(YAML::Node node, std::shared_ptr<const std::string> file, std::string path, Location parent_location = {});
+  Node(const Node&) = default;
+  Node(Node&&) = default;
+  /// Rebinds (YAML::Node's own assignment would overwrite the referenced node's content).
+  Node& operator=(const Node& other);
+  Node& operator=(Node&& other);
+  ~Node() = default;
 
   bool is_defined() const { return node_.IsDefined() && !node_.IsNull(); }
   // yaml-cpp throws on type queries of a missing child ("zombie" node): check IsDefined first.
