@@ -5,7 +5,7 @@ set(ACME_INCLUDE_ROOT ${CMAKE_BINARY_DIR}/include)
 file(MAKE_DIRECTORY ${ACME_INCLUDE_ROOT}/acme)
 set(_acme_layers
     "model=sim/model" "config=sim/config" "topology=sim/topology" "engine=sim/engine" "metrics=sim/metrics"
-    "cli=sim/cli" "policies=policies" "workloads=workloads" "validate=validate" "tools=tools")
+    "cli=sim/cli" "policies=policies" "workloads=workloads" "validate=validate" "tools=tools" "study=sim/study")
 foreach(_entry IN LISTS _acme_layers)
   string(REPLACE "=" ";" _pair "${_entry}")
   list(GET _pair 0 _name)

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "acme/policies/checkpoint/checkpoint_policy.hpp"
 #include "acme/policies/placement/placement_policy.hpp"
+#include "acme/policies/recovery/recovery_policy.hpp"
 #include "acme/policies/registry.hpp"
 #include "acme/policies/scheduling/scheduler.hpp"
 
@@ -10,10 +12,14 @@ namespace acme::policies {
 struct PolicyRegistries {
   Registry<Scheduler> schedulers{"scheduler"};
   Registry<PlacementPolicy> placements{"placement"};
+  Registry<CheckpointPolicy> checkpoints{"checkpoint policy"};
+  Registry<RecoveryPolicy> recoveries{"recovery policy"};
 };
 
 void register_builtin_schedulers(Registry<Scheduler>& registry);
 void register_builtin_placements(Registry<PlacementPolicy>& registry);
+void register_builtin_checkpoint_policies(Registry<CheckpointPolicy>& registry);
+void register_builtin_recovery_policies(Registry<RecoveryPolicy>& registry);
 /// All families, as the CLI uses them.
 PolicyRegistries make_builtin_registries();
 

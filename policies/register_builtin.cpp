@@ -1,7 +1,16 @@
 #include "acme/policies/builtin.hpp"
 #include "acme/policies/placement/first_fit.hpp"
 #include "acme/policies/placement/pack.hpp"
+#include "acme/policies/placement/random.hpp"
+#include "acme/policies/placement/topology.hpp"
+#include "acme/policies/scheduling/conservative_backfill.hpp"
+#include "acme/policies/scheduling/easy_backfill.hpp"
 #include "acme/policies/scheduling/fifo.hpp"
+#include "acme/policies/scheduling/kube_quota.hpp"
+#include "acme/policies/scheduling/las.hpp"
+#include "acme/policies/scheduling/priority.hpp"
+#include "acme/policies/scheduling/quota.hpp"
+#include "acme/policies/scheduling/sjf.hpp"
 
 namespace acme::policies {
 
@@ -10,6 +19,45 @@ void register_builtin_schedulers(Registry<Scheduler>& registry) {
                [](const config::Node& params, const PolicyContext&) {
                  expect_policy_keys(params, {});
                  return std::make_unique<FifoScheduler>();
+               });
+  registry.add("easy_backfill",
+               "FIFO with EASY backfilling: later jobs start when they do not delay the first blocked job's "
+               "reservation",
+               EasyBackfillParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return make_easy_backfill(EasyBackfillParams::parse(params));
+               });
+  registry.add("conservative_backfill",
+               "FIFO with conservative backfilling: every examined job gets a reservation; later jobs start "
+               "only when they delay none",
+               ConservativeBackfillParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return make_conservative_backfill(ConservativeBackfillParams::parse(params));
+               });
+  registry.add("sjf", "shortest estimated job first, non-preemptive; every job that fits starts, shortest first",
+               SjfParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return make_sjf(SjfParams::parse(params));
+               });
+  registry.add("priority",
+               "Slurm-like multifactor priority (job class, age, fair share per user) with EASY backfilling",
+               PrioritySchedulerParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return make_priority(PrioritySchedulerParams::parse(params));
+               });
+  registry.add("quota",
+               "GPU quotas per job class or user (reservations) with borrowing and preempt-back, over a "
+               "priority or FIFO queue with EASY backfilling (Seren)",
+               QuotaSchedulerParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return make_quota(QuotaSchedulerParams::parse(params));
+               });
+  registry.add("las",
+               "Tiresias-style 2D least-attained-service: queues by attained GPU-time, preemption of lower "
+               "queues, starvation promotion",
+               LasParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return make_las(LasParams::parse(params));
+               });
+  registry.add("kube_quota",
+               "Kueue/Volcano-like queues per job type or user with GPU quotas, gang admission, borrowing and "
+               "reclaim (Kalos)",
+               KubeQuotaParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return make_kube_quota(KubeQuotaParams::parse(params));
                });
 }
 
@@ -23,12 +71,26 @@ void register_builtin_placements(Registry<PlacementPolicy>& registry) {
                  expect_policy_keys(params, {});
                  return std::make_unique<PackPlacement>();
                });
+  registry.add("topology",
+               "multi-node jobs under as few leaf switches as possible; smaller jobs best fit, preferring "
+               "partly used leaves",
+               {}, [](const config::Node& params, const PolicyContext&) {
+                 expect_policy_keys(params, {});
+                 return std::make_unique<TopologyPlacement>();
+               });
+  registry.add("random", "uniformly random node(s) that fit (baseline), seeded from the run seed", {},
+               [](const config::Node& params, const PolicyContext& context) {
+                 expect_policy_keys(params, {});
+                 return std::make_unique<RandomPlacement>(context.seed, context.cluster);
+               });
 }
 
 PolicyRegistries make_builtin_registries() {
   PolicyRegistries r;
   register_builtin_schedulers(r.schedulers);
   register_builtin_placements(r.placements);
+  register_builtin_checkpoint_policies(r.checkpoints);
+  register_builtin_recovery_policies(r.recoveries);
   return r;
 }
 

@@ -4,6 +4,9 @@ namespace acme::policies {
 
 std::optional<model::Placement> FirstFitPlacement::place(const model::JobSpec& job, const FreeResources& free) {
   const std::uint32_t gpn = free.view().shape().gpus_per_node;
+  if (job.is_fractional()) {
+    return place_fraction(job, free, ShareFit::FIRST, &lowest_node_with);
+  }
   if (job.gpus <= gpn) {
     auto node = lowest_node_with(free, job.gpus);
     if (!node) {
@@ -11,13 +14,7 @@ std::optional<model::Placement> FirstFitPlacement::place(const model::JobSpec& j
     }
     return model::Placement{{*node, job.gpus}};
   }
-  std::uint32_t needed = model::nodes_needed(job.gpus, gpn);
-  std::vector<model::NodeId> idle = idle_nodes(free);
-  if (idle.size() < needed) {
-    return std::nullopt;
-  }
-  idle.resize(needed);
-  return whole_nodes(idle, gpn);
+  return gang_on_idle_nodes(free, job.gpus, GangOrder::LOWEST_INDEX);
 }
 
 } // namespace acme::policies

@@ -4,6 +4,9 @@ namespace acme::policies {
 
 std::optional<model::Placement> PackPlacement::place(const model::JobSpec& job, const FreeResources& free) {
   const std::uint32_t gpn = free.view().shape().gpus_per_node;
+  if (job.is_fractional()) {
+    return place_fraction(job, free, ShareFit::BEST, &tightest_node_with);
+  }
   if (job.gpus <= gpn) {
     auto node = tightest_node_with(free, job.gpus);
     if (!node) {
@@ -12,15 +15,10 @@ std::optional<model::Placement> PackPlacement::place(const model::JobSpec& job, 
     return model::Placement{{*node, job.gpus}};
   }
   std::uint32_t needed = model::nodes_needed(job.gpus, gpn);
-  if (free.view().nodes_with_free_gpus(gpn).count() < needed) {
-    return std::nullopt; // cheap early exit before listing idle nodes
+  if (free.view().idle_node_set().count() < needed) {
+    return std::nullopt; // cheap early exit before listing idle nodes (no node has more than gpn GPUs)
   }
-  std::vector<model::NodeId> idle = idle_nodes(free);
-  if (idle.size() < needed) {
-    return std::nullopt;
-  }
-  idle.resize(needed);
-  return whole_nodes(idle, gpn);
+  return gang_on_idle_nodes(free, job.gpus, GangOrder::LARGEST_FIRST);
 }
 
 } // namespace acme::policies

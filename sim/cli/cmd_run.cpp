@@ -1,6 +1,7 @@
 #include "acme/cli/args.hpp"
 #include "acme/cli/commands.hpp"
 #include "acme/cli/progress_line.hpp"
+#include "acme/config/faults.hpp"
 #include "acme/engine/simulation.hpp"
 #include "acme/metrics/recorder.hpp"
 #include "acme/policies/builtin.hpp"
@@ -106,8 +107,12 @@ int cmd_run(std::vector<std::string> argv) {
   ro.config_file = cfg.file;
   ro.write_jobs_csv = cfg.output.jobs_csv;
   for (const auto& c : cfg.clusters) {
-    ro.clusters.push_back({c.name, c.utc_offset_s, c.nodes, c.nodes * c.gpus_per_node});
+    ro.clusters.push_back({c.name, c.utc_offset_s, c.nodes, c.total_gpus(), c.storage.bw_Bps});
   }
+  for (const auto& category : cfg.faults->failures.categories) {
+    ro.failure_categories.push_back(category.name);
+  }
+  ro.failure_categories.emplace_back("switch");
   metrics::Recorder recorder(ro, users);
   ProgressLine progress(!o.quiet && ::isatty(STDERR_FILENO) != 0);
   engine::SimulationOptions so;
@@ -122,7 +127,8 @@ int cmd_run(std::vector<std::string> argv) {
   engine::RunResult result = sim.run();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   progress.clear();
-  recorder.finish(metrics::RunInfo{result.end_time_s, result.jobs_submitted, workload_ptr->skipped_rows(), wall});
+  recorder.finish(metrics::RunInfo{result.end_time_s, result.jobs_submitted, workload_ptr->skipped_rows(), wall,
+                                   result.storage_bytes_written, result.storage_bytes_read});
   if (!o.quiet) {
     std::printf("simulated %llu jobs (%llu rejected) over %.1f days in %.2f s (%.0f jobs/s); results in %s/\n",
                 static_cast<unsigned long long>(result.jobs_submitted),

@@ -8,6 +8,11 @@ namespace acme::cli {
 /// Each subcommand returns the process exit code (0 ok, 1 check failed, 2 bad input).
 int cmd_run(std::vector<std::string> args);
 int cmd_list(std::vector<std::string> args);
+int cmd_sweep(std::vector<std::string> args);
+int cmd_merge(std::vector<std::string> args);
+int cmd_check(std::vector<std::string> args);
+int cmd_validate(std::vector<std::string> args);
+int cmd_gen(std::vector<std::string> args);
 
 /// The default config compiled into the binary (configs/acme.yaml).
 const std::string& embedded_default_config();

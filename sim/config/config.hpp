@@ -1,8 +1,10 @@
 #pragma once
 
 #include "acme/config/node.hpp"
+#include "acme/model/distribution.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,12 +41,22 @@ struct StorageConfig {
   double latency_s = 0.0;
 };
 
+/// What a cluster's nodes are (`clusters[i].kind`).
+enum class ClusterKind : std::uint8_t {
+  GPU, ///< GPU nodes (default); `nodes_from` names a node list (Alibaba `sn,cpu_milli,memory_mib,gpu,model`)
+  HPC, ///< N identical nodes of P processors (classic HPC logs, SWF); one processor is one GPU slot
+};
+
 struct ClusterConfig {
   std::string name;
   Location where;                        ///< of the cluster's entry, for later errors
+  ClusterKind kind = ClusterKind::GPU;
   double utc_offset_s = 0.0;
   std::uint32_t nodes = 0;
+  /// GPUs per node (hpc: processors per node); with gpus_of_node: the most any node has.
   std::uint32_t gpus_per_node = 0;
+  std::vector<std::uint32_t> gpus_of_node; ///< GPUs of each node when they differ (from nodes_from); else empty
+  std::string nodes_from;                ///< resolved path of the file the nodes came from ("" when inline)
   std::uint32_t cpu_cores_per_node = 0;
   std::uint32_t cpu_job_cores_per_node = 0; ///< cores per node that serve CPU jobs (the CPU pool)
   double host_memory_bytes = 0.0;
@@ -54,7 +66,13 @@ struct ClusterConfig {
   StorageConfig storage;
   PolicySpec scheduler;
   PolicySpec placement;
+  model::Distribution launch_latency;    ///< from allocation to start (Kubernetes pod start); default 0
+
+  /// GPUs (hpc: processors) of the whole cluster.
+  std::uint32_t total_gpus() const;
 };
+
+struct FaultConfig;
 
 struct InterconnectConfig {
   double bw_Bps = 0.0; ///< the link joining the clusters' spine layers
@@ -77,6 +95,7 @@ struct Config {
   OutputConfig output;
   Node workload;
   Node root;
+  std::shared_ptr<const FaultConfig> faults; ///< failures, checkpoint, preemption, recovery (sim/config/faults.hpp)
 
   const ClusterConfig* find_cluster(const std::string& name) const;
   std::vector<std::string> cluster_names() const;

@@ -1,4 +1,5 @@
 #include "acme/config/config.hpp"
+#include "acme/config/faults.hpp"
 
 #include "acme/model/units.hpp"
 
@@ -9,7 +10,8 @@ namespace acme::config {
 namespace {
 
 // Top-level sections. Sections owned by other layers are validated by their owners.
-const std::vector<std::string> TOP_KEYS = {"seed", "clusters", "interconnect", "policies", "workload", "output"};
+const std::vector<std::string> TOP_KEYS = {"seed",     "clusters",   "interconnect", "policies", "workload", "output",
+                                           "failures", "checkpoint", "preemption",   "recovery", "calibration"};
 
 constexpr double DEFAULT_BACKBONE_GBITPS = 800.0; // assumption: 4 x HDR links between the clusters' spines
 constexpr double DEFAULT_BACKBONE_LATENCY_S = 5e-6;
@@ -86,6 +88,7 @@ Config parse_root(const Node& root, const std::string& file, const std::string& 
   cfg.interconnect = parse_interconnect(root["interconnect"]);
   cfg.output = parse_output(root["output"]);
   cfg.workload = root["workload"];
+  cfg.faults = std::make_shared<FaultConfig>(parse_fault_config(root));
   return cfg;
 }
 

@@ -1,8 +1,19 @@
 // Validation of one `clusters[i]` entry. Defaults describe an Acme node (A100-SXM-80GB x 8); each
 // carries its source. Sources: "paper" = Hu et al., NSDI'24, as summarised in data/README.md.
 #include "acme/config/config.hpp"
+#include "acme/config/distribution_parse.hpp"
 
 #include "acme/model/units.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <optional>
+#include <unordered_map>
 
 namespace acme::config {
 namespace {
@@ -21,11 +32,266 @@ constexpr std::uint32_t DEFAULT_NODES_PER_LEAF = 20;      // a 40-port HDR leaf:
 constexpr double DEFAULT_LINK_LATENCY_S = 1e-6;           // InfiniBand switch hop, order of 1 us
 constexpr double DEFAULT_STORAGE_GBPS = 100.0;            // data/README.md: not published, default 100 GB/s
 constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4;        // assumption: 100 us per storage request path
+// hpc clusters without a processors_per_node (config or SWF header MaxProcs / MaxNodes): every processor
+// is a node of its own, the processor-pool model of classic SWF replay (Feitelson's Parallel Workloads
+// Archive, "Standard Workload Format").
+constexpr std::uint32_t DEFAULT_PROCESSORS_PER_NODE = 1;
 
-const std::vector<std::string> CLUSTER_KEYS = {"name",    "utc_offset",  "nodes",  "gpus_per_node",
-                                               "cpu_cores_per_node", "cpu_job_cores_per_node",
+const std::vector<std::string> CLUSTER_KEYS = {"name",    "kind", "utc_offset",  "nodes",  "nodes_from", "gpus_per_node",
+                                               "processors_per_node", "cpu_cores_per_node", "cpu_job_cores_per_node",
                                                "host_memory", "nvlink_bandwidth", "gpu", "network", "storage",
-                                               "policies"};
+                                               "policies", "launch_latency"};
+const std::vector<std::string> CLUSTER_KINDS = {"gpu", "hpc"};
+
+ClusterKind parse_kind(const Node& node) {
+  if (!node.is_defined()) {
+    return ClusterKind::GPU;
+  }
+  std::string kind = node.as_string();
+  if (kind == "gpu") {
+    return ClusterKind::GPU;
+  }
+  if (kind == "hpc") {
+    return ClusterKind::HPC;
+  }
+  std::string msg = "unknown cluster kind \"" + kind + "\"; expected one of: " + join(CLUSTER_KINDS);
+  if (auto hint = did_you_mean(kind, CLUSTER_KINDS); !hint.empty()) {
+    msg += " (did you mean \"" + hint + "\"?)";
+  }
+  node.fail(msg);
+}
+
+/// `node`'s path made absolute against the folder of the config file it is written in.
+std::string resolve_beside_config(const Node& node) {
+  std::filesystem::path path(node.as_string());
+  const std::string& file = node.file();
+  if (path.is_absolute() || file.empty()) {
+    return path.string();
+  }
+  // Embedded configs ("<embedded ...>") resolve against the working directory, as Config::resolve_path does.
+  std::filesystem::path base = file.front() == '<' ? std::filesystem::current_path()
+                                                   : std::filesystem::path(file).parent_path();
+  return (base / path).lexically_normal().string();
+}
+
+std::ifstream open_platform_file(const Node& where, const std::string& path, const char* expected) {
+  std::ifstream in(path);
+  if (!in) {
+    where.fail("cannot open \"" + path + "\": " + std::strerror(errno) + "; expected " + expected);
+  }
+  return in;
+}
+
+[[noreturn]] void fail_row(const std::string& path, int line, const std::string& what) {
+  throw ConfigError(Location{path, line, 0}, "", what);
+}
+
+std::vector<std::string_view> split_csv(std::string_view line) {
+  std::vector<std::string_view> fields;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t comma = line.find(',', start);
+    fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (comma == std::string_view::npos) {
+      return fields;
+    }
+    start = comma + 1;
+  }
+}
+
+/// GPUs of each node of a node list (Alibaba cluster-trace-gpu-v2023 `sn,cpu_milli,memory_mib,gpu,model`;
+/// columns matched by name, `sn` and `gpu` required). Bad rows fail with file:line and column.
+std::vector<std::uint32_t> read_node_list(const Node& where, const std::string& path) {
+  std::ifstream in = open_platform_file(where, path, "a node list such as sn,cpu_milli,memory_mib,gpu,model");
+  std::string line;
+  int line_no = 1;
+  if (!std::getline(in, line)) {
+    fail_row(path, 1, "empty node list; expected a header row sn,cpu_milli,memory_mib,gpu,model");
+  }
+  if (!line.empty() && line.back() == '\r') {
+    line.pop_back();
+  }
+  std::vector<std::string_view> header = split_csv(line);
+  std::vector<std::string> columns(header.begin(), header.end());
+  auto sn = std::find(columns.begin(), columns.end(), "sn");
+  auto gpu = std::find(columns.begin(), columns.end(), "gpu");
+  if (sn == columns.end() || gpu == columns.end()) {
+    fail_row(path, 1, std::string("missing column \"") + (sn == columns.end() ? "sn" : "gpu") +
+                          "\"; expected a node list header such as sn,cpu_milli,memory_mib,gpu,model");
+  }
+  auto sn_index = static_cast<std::size_t>(sn - columns.begin());
+  auto gpu_index = static_cast<std::size_t>(gpu - columns.begin());
+  std::vector<std::uint32_t> gpus;
+  std::unordered_map<std::string, int> seen;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') {
+      line.pop_back();
+    }
+    if (line.empty()) {
+      continue;
+    }
+    std::vector<std::string_view> fields = split_csv(line);
+    if (fields.size() != columns.size()) {
+      fail_row(path, line_no, "expected " + std::to_string(columns.size()) + " fields as in the header, got " +
+                                  std::to_string(fields.size()));
+    }
+    std::string_view text = fields[gpu_index];
+    std::uint32_t count = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      fail_row(path, line_no, "column \"gpu\": expected a non-negative integer, got \"" + std::string(text) + "\"");
+    }
+    std::string name(fields[sn_index]);
+    if (name.empty()) {
+      fail_row(path, line_no, "column \"sn\": expected a node name, got an empty field");
+    }
+    if (auto [it, inserted] = seen.emplace(name, line_no); !inserted) {
+      fail_row(path, line_no, "column \"sn\": node \"" + name + "\" is listed twice (first on line " +
+                                  std::to_string(it->second) + "); expected unique node names");
+    }
+    gpus.push_back(count);
+  }
+  if (gpus.empty()) {
+    fail_row(path, line_no, "no nodes; expected one row per node after the header");
+  }
+  return gpus;
+}
+
+/// A `; Key: value` line of an SWF header (Parallel Workloads Archive, Standard Workload Format v2.2).
+struct SwfHeaderField {
+  std::string text;
+  int line = 0;
+};
+
+/// MaxNodes and MaxProcs of an SWF log's header (the `;` lines before its first job).
+std::unordered_map<std::string, SwfHeaderField> read_swf_header(const Node& where, const std::string& path) {
+  std::ifstream in = open_platform_file(where, path, "an SWF log whose header gives MaxNodes and MaxProcs");
+  std::unordered_map<std::string, SwfHeaderField> fields;
+  std::string line;
+  for (int line_no = 1; std::getline(in, line); ++line_no) {
+    std::size_t start = line.find_first_not_of(" \t\r");
+    if (start == std::string::npos) {
+      continue;
+    }
+    if (line[start] != ';') {
+      break; // the first job: the header is over
+    }
+    std::size_t colon = line.find(':', start);
+    if (colon == std::string::npos) {
+      continue; // free text
+    }
+    auto trim = [](std::string text) {
+      std::size_t b = text.find_first_not_of(" \t\r");
+      std::size_t e = text.find_last_not_of(" \t\r");
+      return b == std::string::npos ? std::string() : text.substr(b, e - b + 1);
+    };
+    std::string key = trim(line.substr(start + 1, colon - start - 1));
+    if (key == "MaxNodes" || key == "MaxProcs") {
+      fields[key] = SwfHeaderField{trim(line.substr(colon + 1)), line_no};
+    }
+  }
+  return fields;
+}
+
+/// The positive integer an SWF header gives for `key` (a trailing comment is allowed), nullopt when absent.
+std::optional<std::uint32_t> swf_header_count(const std::unordered_map<std::string, SwfHeaderField>& header,
+                                              const std::string& key, const std::string& path) {
+  auto it = header.find(key);
+  if (it == header.end()) {
+    return std::nullopt;
+  }
+  const std::string& text = it->second.text;
+  std::uint32_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  bool tail_ok = end == text.data() + text.size() || *end == ' ' || *end == '\t';
+  if (ec != std::errc() || !tail_ok || value == 0) {
+    fail_row(path, it->second.line, "header " + key + ": expected a positive integer, got \"" + text + "\"");
+  }
+  return value;
+}
+
+/// kind: hpc. Nodes and processors per node from the config, else from the SWF header of nodes_from.
+void parse_hpc_nodes(const Node& node, ClusterConfig& c) {
+  if (Node gpn = node["gpus_per_node"]; gpn.is_defined()) {
+    gpn.fail("an hpc cluster counts processors; expected processors_per_node instead of gpus_per_node");
+  }
+  Node nodes = node["nodes"];
+  Node ppn = node["processors_per_node"];
+  Node from = node["nodes_from"];
+  std::optional<std::uint32_t> n = nodes.is_defined() ? std::optional(nodes.as_count()) : std::nullopt;
+  std::optional<std::uint32_t> p = ppn.is_defined() ? std::optional(ppn.as_count()) : std::nullopt;
+  if (!from.is_defined()) {
+    if (!n) {
+      node.fail("missing key \"nodes\"; expected the number of nodes, or nodes_from: an SWF log whose header "
+                "gives MaxNodes and MaxProcs");
+    }
+    c.nodes = *n;
+    c.gpus_per_node = p.value_or(DEFAULT_PROCESSORS_PER_NODE);
+    return;
+  }
+  c.nodes_from = resolve_beside_config(from);
+  auto header = read_swf_header(from, c.nodes_from);
+  std::optional<std::uint32_t> max_nodes = n ? std::nullopt : swf_header_count(header, "MaxNodes", c.nodes_from);
+  std::optional<std::uint32_t> max_procs = swf_header_count(header, "MaxProcs", c.nodes_from);
+  if (!p) {
+    std::optional<std::uint32_t> header_nodes = swf_header_count(header, "MaxNodes", c.nodes_from);
+    p = DEFAULT_PROCESSORS_PER_NODE;
+    if (header_nodes && max_procs) {
+      if (*max_procs % *header_nodes != 0) {
+        fail_row(c.nodes_from, header.at("MaxProcs").line,
+                 "header MaxProcs (" + std::to_string(*max_procs) + ") is not a multiple of MaxNodes (" +
+                     std::to_string(*header_nodes) + "); expected identical nodes, or set processors_per_node");
+      }
+      p = *max_procs / *header_nodes;
+    }
+  }
+  if (!n) {
+    if (max_nodes) {
+      n = max_nodes;
+    } else if (max_procs) {
+      n = (*max_procs + *p - 1) / *p;
+    } else {
+      from.fail("the SWF header of \"" + c.nodes_from + "\" has neither MaxNodes nor MaxProcs; expected \"; MaxNodes: "
+                "N\" and \"; MaxProcs: P\" lines, or nodes: and processors_per_node: in the config");
+    }
+  }
+  c.nodes = *n;
+  c.gpus_per_node = *p;
+}
+
+/// kind: gpu. `nodes` x `gpus_per_node`, or every node of the node list nodes_from names.
+void parse_gpu_nodes(const Node& node, ClusterConfig& c) {
+  if (Node ppn = node["processors_per_node"]; ppn.is_defined()) {
+    ppn.fail("processors_per_node is for kind: hpc; expected gpus_per_node on a GPU cluster");
+  }
+  Node from = node["nodes_from"];
+  if (!from.is_defined()) {
+    Node nodes = node["nodes"];
+    if (!nodes.is_defined()) {
+      node.fail("missing key \"nodes\"; expected the number of nodes (or nodes_from: a node list)");
+    }
+    c.nodes = nodes.as_count();
+    c.gpus_per_node = node.get_or("gpus_per_node", DEFAULT_GPUS_PER_NODE, &Node::as_count);
+    return;
+  }
+  for (const char* key : {"nodes", "gpus_per_node"}) {
+    if (Node given = node[key]; given.is_defined()) {
+      given.fail("the nodes come from nodes_from; expected either nodes_from or nodes and gpus_per_node");
+    }
+  }
+  c.nodes_from = resolve_beside_config(from);
+  std::vector<std::uint32_t> gpus = read_node_list(from, c.nodes_from);
+  auto [least, most] = std::minmax_element(gpus.begin(), gpus.end());
+  if (*most == 0) {
+    from.fail("no node of \"" + c.nodes_from + "\" has a GPU; expected at least one GPU node");
+  }
+  c.nodes = static_cast<std::uint32_t>(gpus.size());
+  c.gpus_per_node = *most;
+  if (*least != *most) {
+    c.gpus_of_node = std::move(gpus);
+  }
+}
 
 GpuConfig parse_gpu(const Node& node) {
   GpuConfig gpu;
@@ -122,12 +388,12 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   }
   c.name = name.as_string();
   c.utc_offset_s = node.get_or("utc_offset", 0.0, &Node::as_utc_offset_s);
-  Node nodes = node["nodes"];
-  if (!nodes.is_defined()) {
-    node.fail("missing key \"nodes\"; expected the number of nodes");
+  c.kind = parse_kind(node["kind"]);
+  if (c.kind == ClusterKind::HPC) {
+    parse_hpc_nodes(node, c);
+  } else {
+    parse_gpu_nodes(node, c);
   }
-  c.nodes = nodes.as_count();
-  c.gpus_per_node = node.get_or("gpus_per_node", DEFAULT_GPUS_PER_NODE, &Node::as_count);
   c.cpu_cores_per_node = node.get_or("cpu_cores_per_node", DEFAULT_CPU_CORES_PER_NODE, &Node::as_count);
   c.cpu_job_cores_per_node = node.get_or("cpu_job_cores_per_node", DEFAULT_CPU_JOB_CORES_PER_NODE, &Node::as_count);
   if (c.cpu_job_cores_per_node > c.cpu_cores_per_node) {
@@ -149,7 +415,17 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   };
   c.scheduler = pick("scheduler", "fifo");
   c.placement = pick("placement", "pack");
+  if (Node latency = node["launch_latency"]; latency.is_defined()) {
+    c.launch_latency = parse_duration_distribution(latency);
+  }
   return c;
+}
+
+std::uint32_t ClusterConfig::total_gpus() const {
+  if (gpus_of_node.empty()) {
+    return nodes * gpus_per_node;
+  }
+  return std::accumulate(gpus_of_node.begin(), gpus_of_node.end(), std::uint32_t{0});
 }
 
 } // namespace acme::config

@@ -3,11 +3,16 @@
 // Engine-internal state shared by the event loop's translation units. Not included outside sim/engine.
 
 #include "acme/config/config.hpp"
+#include "acme/config/faults.hpp"
+#include "acme/engine/io_service.hpp"
 #include "acme/engine/platform.hpp"
 #include "acme/engine/simulation.hpp"
 #include "acme/metrics/recorder.hpp"
 #include "acme/model/cluster_view.hpp"
 #include "acme/model/event.hpp"
+#include "acme/model/distribution.hpp"
+#include "acme/model/rng.hpp"
+#include "acme/policies/builtin.hpp"
 #include "acme/policies/scheduling/scheduler.hpp"
 #include "acme/topology/cluster_graph.hpp"
 
@@ -21,14 +26,23 @@
 namespace acme::engine {
 
 enum class EventKind : std::uint8_t {
-  JOB_END, ///< a running job's service is done
+  JOB_LAUNCHED,    ///< launch latency over (pod start): the job begins (restore, then compute)
+  JOB_SEGMENT_END, ///< computation reached its next stop (a checkpoint is due, or the work is done)
+  JOB_STALL_END,   ///< a fixed-length stall ended (async snapshot copy, fallback save or restore)
+  JOB_RECOVERED,   ///< recovery steps after a failure are done (detection, diagnosis, isolation)
+  JOB_HANG_NOTICED,///< a hung job is noticed and killed (its nodes are released)
+  TRANSFER_DONE,   ///< a storage transfer ended (subject: transfer id)
+  NODE_FAILURE,    ///< subject: packed (cluster, node)
+  NODE_REPAIRED,   ///< subject: packed (cluster, node)
+  LEAF_FAILURE,    ///< subject: packed (cluster, leaf)
+  LEAF_REPAIRED,   ///< subject: packed (cluster, leaf)
 };
 
-/// An entry of the engine's own event heap. `generation` invalidates events of an earlier attempt.
+/// An entry of the engine's own event heap. `generation` invalidates events of an earlier stage.
 struct QueuedEvent {
   double time_s = 0.0;
   std::uint64_t sequence = 0;
-  EventKind kind = EventKind::JOB_END;
+  EventKind kind = EventKind::JOB_SEGMENT_END;
   std::uint32_t generation = 0;
   std::uint64_t subject = 0;
 };
@@ -39,16 +53,66 @@ struct LaterFirst {
   }
 };
 
+/// Where a job is in its life, as the engine drives it.
+enum class JobStage : std::uint8_t {
+  WAITING,       ///< queued or held (no resources)
+  STARTING,      ///< resources allocated, launch latency running
+  RESTORING,     ///< reading its checkpoint back
+  COMPUTING,     ///< making progress
+  CHECKPOINTING, ///< synchronous checkpoint: stalled for the whole write
+  SNAPSHOTTING,  ///< asynchronous checkpoint: stalled for the device-to-host copy
+  SLOT_WAIT,     ///< asynchronous checkpoint due but host memory holds no free snapshot slot
+  SAVING,        ///< preempted: saving before releasing its resources
+  HUNG,          ///< hit by a failure that hangs it: holds its nodes, makes no progress
+  RECOVERING,    ///< automatic recovery: holds its healthy nodes while the faulty one is found
+};
+
 /// Engine-private run-time state of an active job (the public part is the ClusterView's JobEntry).
 struct JobRuntime {
   model::ClusterId cluster{};
   std::uint32_t generation = 0;
   std::uint32_t attempts = 0;
   double first_start_s = model::UNKNOWN_TIME_S;
-  double remaining_work_s = 0.0; ///< service time still to run
-  double gpu_seconds = 0.0;      ///< GPU time allocated in finished attempts
+  JobStage stage = JobStage::WAITING;
+  // Progress, in seconds of computation: work (W), done (P), persisted in the last good checkpoint.
+  double work_s = 0.0;
+  double progress_s = 0.0;
+  double persisted_s = 0.0;
+  double segment_start_s = 0.0;  ///< when the current computing segment began
+  double segment_stop_s = 0.0;   ///< progress at which it stops
+  double segment_debt_s = 0.0;   ///< extra wall time in this segment (slowdown of background persists)
+  double debt_s = 0.0;           ///< slowdown owed to the next segment
+  double next_checkpoint_s = 0.0; ///< progress at which the next checkpoint is due
+  bool checkpointing = false;    ///< the checkpoint model applies to this job
+  bool needs_restore = false;    ///< the next launch starts by reading its checkpoint back
+  double checkpoint_bytes = 0.0;
+  double checkpoint_cost_s = 0.0; ///< C: stall of the last checkpoint (estimate before the first)
+  double restart_cost_s = 0.0;    ///< R: the last restore (estimate before the first)
+  TransferId transfer = 0;        ///< blocking transfer in flight (sync write, restore, save), 0 if none
+  std::vector<std::pair<TransferId, double>> persists; ///< async persists in flight: (id, progress)
+  double stage_start_s = 0.0;
+  double failed_at_s = -1.0;     ///< last failure, until computation resumes
+  std::uint32_t failed_category = 0;
+  // Accounting.
+  double gpu_seconds = 0.0;      ///< GPU time allocated, all attempts
+  double stall_s = 0.0;          ///< checkpoint stalls (training paused)
+  double restore_s = 0.0;
+  double lost_work_s = 0.0;      ///< computation redone after failures or kills
+  double lost_gpu_s = 0.0;       ///< GPU time lost to failures: rollback + detection .. restart + re-queue
+  std::uint32_t checkpoints = 0;
+  std::uint32_t preemptions = 0;
+  std::vector<std::uint16_t> failures; ///< per failure category (config order)
   std::uint32_t leaves = 0;
   std::uint32_t nodes = 0;
+  double allocated_gpus = 0.0;   ///< GPUs held in the current attempt (a fractional job: its share)
+  double allocated_since_s = 0.0;
+};
+
+/// Costs the checkpoint model takes from the calibration.
+struct CheckpointCosts {
+  double d2h_Bps = 0.0;       ///< device-to-host copy per GPU (pinned memory), for async snapshots
+  double h2d_Bps = 0.0;       ///< host-to-device per GPU, after reading a checkpoint back
+  double async_slowdown = 0.0; ///< share of compute lost while a background persist runs
 };
 
 struct ClusterRuntime {
@@ -56,13 +120,30 @@ struct ClusterRuntime {
   std::unique_ptr<policies::Scheduler> scheduler;
   std::vector<model::Event> pending;
   double busy_at_last_sample = 0.0;
+  std::vector<std::vector<model::JobId>> jobs_on_node; ///< running jobs with a share on each node
+  std::vector<std::uint16_t> down_reasons;             ///< per node: failures and switch outages holding it down
+  std::vector<std::uint32_t> failure_generation;       ///< per node: invalidates a pending failure event
+  model::Distribution launch_latency;                  ///< allocation to start (e.g. Kubernetes pod start)
+  double storage_bw_Bps = 0.0;
+  double storage_nic_bw_Bps = 0.0;                     ///< per node
 };
+
+/// Packs (cluster, index) into an event subject.
+constexpr std::uint64_t pack(model::ClusterId cluster, std::uint32_t index) {
+  constexpr int SHIFT = 32;
+  return (std::uint64_t{model::to_index(cluster)} << SHIFT) | index;
+}
+constexpr model::ClusterId cluster_of(std::uint64_t subject) {
+  constexpr int SHIFT = 32;
+  return model::ClusterId{static_cast<std::uint16_t>(subject >> SHIFT)};
+}
+constexpr std::uint32_t index_of(std::uint64_t subject) { return static_cast<std::uint32_t>(subject); }
 
 struct Simulation::Impl {
   Impl(const config::Config& config, const policies::PolicyRegistries& registries,
        std::unique_ptr<workloads::WorkloadSource> workload, metrics::Recorder& recorder, SimulationOptions options);
 
-  // event_loop.cpp
+  // event_loop.cpp: the loop, the heap, the schedulers, samples
   RunResult run();
   void on_timer(double date);
   void process_instant(double now_s);
@@ -74,25 +155,71 @@ struct Simulation::Impl {
   void run_schedulers();
   void sample_until(double time_s, bool inclusive);
   void check_invariants() const;
+  static double simgrid_now_s();
+  double cluster_launch_latency(ClusterRuntime& cluster);
+  void estimate_costs(JobRuntime& job);
 
-  // job_lifecycle.cpp
+  // job_lifecycle.cpp: entering, starting, releasing, ending, rejecting, recording
   void submit(model::JobSpec spec);
   void apply(ClusterRuntime& cluster, const model::Decision& decision);
   void start_job(ClusterRuntime& cluster, const model::StartJob& start);
-  void end_job(model::JobId id, model::JobState state, model::EndCause cause);
+  void allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime& job);
+  void release(model::JobId id, JobRuntime& job, model::JobPhase next);
+  void finish_job(model::JobId id, JobRuntime& job, model::JobState state, model::EndCause cause);
+  void preempt_job(model::JobId id);
   void reject_job(ClusterRuntime& cluster, model::JobId id, model::RejectReason reason);
-  void record(const model::JobEntry& entry, const JobRuntime& runtime, double end_s, model::JobState state,
+  void record(const model::JobEntry& entry, const JobRuntime& job, double end_s, model::JobState state,
               model::RejectReason reason);
+  ClusterRuntime& cluster_of_job(const JobRuntime& job) { return clusters[model::to_index(job.cluster)]; }
+
+  // job_progress.cpp: launch, restore, compute segments, checkpoints, saves
+  void on_launched(model::JobId id, JobRuntime& job);
+  void begin_compute(model::JobId id, JobRuntime& job);
+  void on_segment_end(model::JobId id, JobRuntime& job);
+  void begin_checkpoint(model::JobId id, JobRuntime& job);
+  void begin_snapshot(model::JobId id, JobRuntime& job);
+  void on_stall_end(model::JobId id, JobRuntime& job);
+  void on_transfer_done(TransferId transfer);
+  void on_persist_done(model::JobId id, JobRuntime& job, TransferId transfer, double duration_s);
+  void stop_progress(JobRuntime& job);
+  void cancel_transfers(JobRuntime& job);
+  void enter(model::JobId id, JobRuntime& job, JobStage stage);
+  double checkpoint_interval_s(const JobRuntime& job, const model::JobSpec& spec) const;
+  double job_mtbf_s(const JobRuntime& job) const;
+  TransferId start_transfer(model::JobId id, JobRuntime& job, IoDirection direction);
+
+  // faults.cpp: failure injection, repairs, recovery
+  void start_failure_processes();
+  void draw_next_failure(model::ClusterId cluster, std::uint32_t node);
+  void on_node_failure(std::uint64_t subject);
+  void node_down(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node);
+  void node_up(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node);
+  void on_node_repaired(std::uint64_t subject);
+  void on_leaf_failure(std::uint64_t subject);
+  void on_leaf_repaired(std::uint64_t subject);
+  void fail_job(model::JobId id, JobRuntime& job, std::uint32_t category);
+  void on_hang_noticed(model::JobId id, JobRuntime& job);
+  void on_recovered(model::JobId id, JobRuntime& job);
 
   const config::Config& config;
+  const config::FaultConfig& faults;
   topology::ClusterGraph graph;
   Platform platform;
+  IoService io;
   std::unique_ptr<workloads::WorkloadSource> workload;
   metrics::Recorder& recorder;
   SimulationOptions options;
+  std::unique_ptr<policies::CheckpointPolicy> checkpoint_policy;
+  std::unique_ptr<policies::RecoveryPolicy> recovery_policy;
+  CheckpointCosts costs;
+  model::Rng failure_rng;   ///< node and switch failures
+  model::Rng recovery_rng;  ///< recovery delays
+  model::Rng launch_rng;    ///< launch latencies
 
   std::vector<ClusterRuntime> clusters;
   std::unordered_map<model::JobId, JobRuntime> jobs;
+  std::unordered_map<TransferId, model::JobId> transfer_owner;
+  std::unordered_map<TransferId, std::pair<bool, double>> finished_transfers; ///< (ok, duration) until handled
   std::priority_queue<QueuedEvent, std::vector<QueuedEvent>, LaterFirst> heap;
   std::uint64_t sequence = 0;
   std::optional<model::JobSpec> next_job;

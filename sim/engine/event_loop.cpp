@@ -26,10 +26,18 @@ RunResult Simulation::Impl::run() {
   result.end_time_s = now_s;
   result.jobs_recorded = recorder.jobs_recorded();
   ACME_ASSERT(jobs.empty(), "every submitted job is accounted for");
+  for (std::size_t c = 0; c < clusters.size(); ++c) {
+    model::ClusterId cid{static_cast<std::uint16_t>(c)};
+    result.storage_bytes_written.push_back(io.bytes_moved(cid, IoDirection::WRITE));
+    result.storage_bytes_read.push_back(io.bytes_moved(cid, IoDirection::READ));
+  }
   return result;
 }
 
 double Simulation::Impl::next_time() const {
+  if (jobs.empty() && !next_job) {
+    return NEVER; // only failure and repair processes are left: the run is over
+  }
   double t = heap.empty() ? NEVER : heap.top().time_s;
   if (next_job && next_job->submit_time_s < t) {
     t = next_job->submit_time_s;
@@ -72,6 +80,7 @@ void Simulation::Impl::on_timer(double date) {
 void Simulation::Impl::process_instant(double now) {
   ACME_ASSERT(now >= now_s, "simulated time never goes backwards");
   now_s = now;
+  io.collect_garbage();
   for (auto& c : clusters) {
     c.view.set_now(now);
   }
@@ -102,17 +111,56 @@ void Simulation::Impl::schedule(double time_s, EventKind kind, std::uint64_t sub
   heap.push(QueuedEvent{time_s, sequence++, kind, generation, subject});
 }
 
+double Simulation::Impl::simgrid_now_s() { return simgrid::s4u::Engine::get_clock(); }
+
 void Simulation::Impl::handle(const QueuedEvent& event) {
   switch (event.kind) {
-  case EventKind::JOB_END: {
-    auto it = jobs.find(model::JobId{event.subject});
-    if (it == jobs.end() || it->second.generation != event.generation) {
-      return; // an earlier attempt's end, superseded
+  case EventKind::TRANSFER_DONE:
+    on_transfer_done(event.subject);
+    return;
+  case EventKind::NODE_FAILURE: {
+    const auto& cluster = clusters[model::to_index(cluster_of(event.subject))];
+    if (cluster.failure_generation[index_of(event.subject)] == event.generation) {
+      on_node_failure(event.subject);
     }
-    const auto& entry = clusters[model::to_index(it->second.cluster)].view.job(model::JobId{event.subject});
-    end_job(model::JobId{event.subject}, entry.spec.final_state, model::EndCause::WORKLOAD);
     return;
   }
+  case EventKind::NODE_REPAIRED:
+    on_node_repaired(event.subject);
+    return;
+  case EventKind::LEAF_FAILURE:
+    on_leaf_failure(event.subject);
+    return;
+  case EventKind::LEAF_REPAIRED:
+    on_leaf_repaired(event.subject);
+    return;
+  default:
+    break;
+  }
+  model::JobId id{event.subject};
+  auto it = jobs.find(id);
+  if (it == jobs.end() || it->second.generation != event.generation) {
+    return; // an event of an earlier stage, superseded
+  }
+  JobRuntime& job = it->second;
+  switch (event.kind) {
+  case EventKind::JOB_LAUNCHED:
+    on_launched(id, job);
+    return;
+  case EventKind::JOB_SEGMENT_END:
+    on_segment_end(id, job);
+    return;
+  case EventKind::JOB_STALL_END:
+    on_stall_end(id, job);
+    return;
+  case EventKind::JOB_RECOVERED:
+    on_recovered(id, job);
+    return;
+  case EventKind::JOB_HANG_NOTICED:
+    on_hang_noticed(id, job);
+    return;
+  default:
+    ACME_ASSERT(false, "every event kind is handled");
   }
 }
 
@@ -144,12 +192,12 @@ void Simulation::Impl::sample_until(double time_s, bool inclusive) {
     for (std::size_t c = 0; c < clusters.size(); ++c) {
       const auto& view = clusters[c].view;
       // The view's integral is as of now_s; state is constant from now_s to `at`.
-      double busy_integral = view.busy_gpu_seconds() + view.busy_gpus() * (at - view.now_s());
+      double busy_integral = view.busy_gpu_seconds() + view.allocated_gpus() * (at - view.now_s());
       double span = at - last_sample_s;
       metrics::ClusterSample s;
       s.time_s = at;
       s.cluster = static_cast<std::uint16_t>(c);
-      s.busy_gpus_avg = span > 0.0 ? (busy_integral - clusters[c].busy_at_last_sample) / span : view.busy_gpus();
+      s.busy_gpus_avg = span > 0.0 ? (busy_integral - clusters[c].busy_at_last_sample) / span : view.allocated_gpus();
       s.queued_jobs = view.queued_jobs();
       s.queued_gpus = view.queued_gpus();
       s.running_jobs = view.running_jobs();
@@ -168,15 +216,20 @@ void Simulation::Impl::sample_until(double time_s, bool inclusive) {
   }
 }
 
+double Simulation::Impl::cluster_launch_latency(ClusterRuntime& cluster) {
+  return cluster.launch_latency.sample(launch_rng);
+}
+
 void Simulation::Impl::check_invariants() const {
   for (const auto& cluster : clusters) {
-    std::uint64_t busy = 0;
+    std::uint64_t allocated_milli = 0; // fractional jobs hold shares of GPUs
     for (const auto& [id, entry] : cluster.view.jobs()) {
       for (const auto& share : entry.placement) {
-        busy += share.gpus;
+        allocated_milli += model::share_milli(share);
       }
     }
-    ACME_ASSERT(busy == cluster.view.busy_gpus(), "allocated GPUs match the running jobs' placements");
+    ACME_ASSERT(allocated_milli == cluster.view.allocated_gpu_milli(),
+                "allocated GPUs match the running jobs' placements");
     ACME_ASSERT(cluster.view.busy_gpus() <= cluster.view.total_gpus(), "GPUs are never over-allocated");
   }
 }

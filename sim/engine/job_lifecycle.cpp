@@ -1,4 +1,5 @@
-// Jobs entering, starting, ending and being rejected: the engine side of the scheduler's decisions.
+// Jobs entering, starting, releasing their resources, ending and being rejected: the engine side of
+// the scheduler's decisions.
 #include "acme/engine/engine_state.hpp"
 #include "acme/model/assert.hpp"
 
@@ -13,18 +14,23 @@ void Simulation::Impl::submit(model::JobSpec spec) {
   if (spec.is_cpu_job() && spec.cpus == 0) {
     spec.cpus = 1; // a CPU job holds at least one core
   }
-  JobRuntime runtime;
-  runtime.cluster = spec.cluster;
-  runtime.remaining_work_s = spec.duration_s;
+  JobRuntime job;
+  job.cluster = spec.cluster;
+  job.work_s = spec.duration_s;
+  job.checkpointing = !spec.is_cpu_job() && faults.checkpoint.applies(spec.type);
+  job.failures.assign(faults.failures.categories.size() + 1, 0); // + switch failures
+  if (job.checkpointing) {
+    job.checkpoint_bytes = faults.checkpoint.model_params_for(spec) * faults.checkpoint.bytes_per_param;
+  }
   model::JobId id = spec.id;
-  jobs.emplace(id, runtime);
+  jobs.emplace(id, std::move(job));
   cluster.view.add_job(std::move(spec));
-  const model::JobSpec& job = cluster.view.job(id).spec;
-  if (job.gpus > cluster.view.total_gpus()) {
+  const model::JobSpec& added = cluster.view.job(id).spec;
+  if (added.gpus > cluster.view.total_gpus()) {
     reject_job(cluster, id, model::RejectReason::TOO_MANY_GPUS);
     return;
   }
-  if (job.is_cpu_job() && job.cpus > cluster.view.shape().cpu_pool_cores) {
+  if (added.is_cpu_job() && added.cpus > cluster.view.shape().cpu_pool_cores) {
     reject_job(cluster, id, model::RejectReason::TOO_MANY_CPUS);
     return;
   }
@@ -40,7 +46,7 @@ void Simulation::Impl::apply(ClusterRuntime& cluster, const model::Decision& dec
         } else if constexpr (std::is_same_v<D, model::RejectJob>) {
           reject_job(cluster, d.job, d.reason);
         } else if constexpr (std::is_same_v<D, model::PreemptJob>) {
-          end_job(d.job, model::JobState::CANCELLED, model::EndCause::PREEMPTED);
+          preempt_job(d.job);
         }
       },
       decision);
@@ -51,43 +57,100 @@ void Simulation::Impl::start_job(ClusterRuntime& cluster, const model::StartJob&
   ACME_ASSERT(entry != nullptr && entry->phase == model::JobPhase::QUEUED, "schedulers start queued jobs only");
   ACME_ASSERT(cluster.view.fits(start.placement), "schedulers start jobs on free GPUs of up nodes only");
   cluster.view.start_job(start.job, start.placement);
-  JobRuntime& runtime = jobs.at(start.job);
-  ++runtime.attempts;
-  ++runtime.generation;
-  if (runtime.first_start_s == model::UNKNOWN_TIME_S) {
-    runtime.first_start_s = now_s;
+  JobRuntime& job = jobs.at(start.job);
+  ++job.attempts;
+  allocate(cluster, start.job, job);
+  enter(start.job, job, JobStage::STARTING);
+  double latency = cluster_launch_latency(cluster);
+  if (latency > 0.0) {
+    schedule(now_s + latency, EventKind::JOB_LAUNCHED, model::to_index(start.job), job.generation);
+  } else {
+    on_launched(start.job, job);
   }
-  std::vector<std::uint32_t> leaves;
-  for (const auto& share : start.placement) {
-    leaves.push_back(cluster.view.leaf_of(share.node));
-  }
-  std::sort(leaves.begin(), leaves.end());
-  runtime.leaves = static_cast<std::uint32_t>(std::unique(leaves.begin(), leaves.end()) - leaves.begin());
-  runtime.nodes = static_cast<std::uint32_t>(start.placement.size());
-  schedule(now_s + runtime.remaining_work_s, EventKind::JOB_END, model::to_index(start.job), runtime.generation);
 }
 
-void Simulation::Impl::end_job(model::JobId id, model::JobState state, model::EndCause cause) {
-  JobRuntime& runtime = jobs.at(id);
-  ClusterRuntime& cluster = clusters.at(model::to_index(runtime.cluster));
+void Simulation::Impl::allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime& job) {
   const model::JobEntry& entry = cluster.view.job(id);
-  ACME_ASSERT(entry.phase == model::JobPhase::RUNNING, "only running jobs end");
-  std::uint32_t allocated = 0;
+  std::vector<std::uint32_t> leaves;
+  std::uint64_t milli = 0;
   for (const auto& share : entry.placement) {
-    allocated += share.gpus;
+    leaves.push_back(cluster.view.leaf_of(share.node));
+    milli += model::share_milli(share);
+    cluster.jobs_on_node[model::to_index(share.node)].push_back(id);
   }
-  double ran_s = now_s - entry.start_time_s;
-  runtime.gpu_seconds += allocated * ran_s;
-  runtime.remaining_work_s = std::max(0.0, runtime.remaining_work_s - ran_s);
-  ++runtime.generation;
-  cluster.view.stop_job(id);
+  std::sort(leaves.begin(), leaves.end());
+  job.leaves = static_cast<std::uint32_t>(std::unique(leaves.begin(), leaves.end()) - leaves.begin());
+  job.nodes = static_cast<std::uint32_t>(entry.placement.size());
+  job.allocated_gpus = static_cast<double>(milli) / model::MILLI_PER_GPU;
+  job.allocated_since_s = now_s;
+  if (job.checkpointing && job.nodes > 1) {
+    io.widen_nic(job.cluster, entry.placement.front().node, job.nodes);
+  }
+  if (job.checkpointing) {
+    estimate_costs(job);
+  }
+}
+
+void Simulation::Impl::release(model::JobId id, JobRuntime& job, model::JobPhase next) {
+  ClusterRuntime& cluster = cluster_of_job(job);
+  const model::JobEntry& entry = cluster.view.job(id);
+  ACME_ASSERT(entry.phase == model::JobPhase::RUNNING, "only running jobs release resources");
+  cancel_transfers(job);
+  job.gpu_seconds += job.allocated_gpus * (now_s - job.allocated_since_s);
+  for (const auto& share : entry.placement) {
+    auto& on_node = cluster.jobs_on_node[model::to_index(share.node)];
+    on_node.erase(std::remove(on_node.begin(), on_node.end(), id), on_node.end());
+  }
+  if (job.checkpointing && job.nodes > 1 && !entry.placement.empty()) {
+    io.widen_nic(job.cluster, entry.placement.front().node, 1);
+  }
+  if (next == model::JobPhase::HELD) {
+    cluster.view.hold_job(id);
+  } else {
+    cluster.view.stop_job(id);
+  }
+  job.allocated_gpus = 0.0;
+  enter(id, job, JobStage::WAITING);
+}
+
+void Simulation::Impl::finish_job(model::JobId id, JobRuntime& job, model::JobState state, model::EndCause cause) {
+  ClusterRuntime& cluster = cluster_of_job(job);
+  if (cluster.view.job(id).phase == model::JobPhase::RUNNING) {
+    release(id, job, model::JobPhase::QUEUED);
+  }
   cluster.pending.emplace_back(model::JobEnded{id, state, cause});
-  if (cause == model::EndCause::PREEMPTED) {
-    return; // back in the queue; the scheduler re-queues it on JobEnded{PREEMPTED}
-  }
-  record(cluster.view.job(id), runtime, now_s, state, model::RejectReason::NONE);
+  record(cluster.view.job(id), job, now_s, state, model::RejectReason::NONE);
   cluster.view.remove_job(id);
   jobs.erase(id);
+}
+
+void Simulation::Impl::preempt_job(model::JobId id) {
+  JobRuntime& job = jobs.at(id);
+  bool running = job.stage == JobStage::STARTING || job.stage == JobStage::RESTORING ||
+                 job.stage == JobStage::COMPUTING || job.stage == JobStage::CHECKPOINTING ||
+                 job.stage == JobStage::SNAPSHOTTING || job.stage == JobStage::SLOT_WAIT;
+  if (!running) {
+    return; // already saving, hung or recovering: the preemption is moot
+  }
+  ++job.preemptions;
+  stop_progress(job);
+  cancel_transfers(job);
+  bool computed = job.progress_s > job.persisted_s;
+  if (faults.preemption.save_on_preempt && computed && job.stage != JobStage::STARTING) {
+    enter(id, job, JobStage::SAVING);
+    if (job.checkpointing) {
+      job.transfer = start_transfer(id, job, IoDirection::WRITE);
+    } else {
+      schedule(now_s + faults.preemption.fallback_save.sample(launch_rng), EventKind::JOB_STALL_END,
+               model::to_index(id), job.generation);
+    }
+    return;
+  }
+  job.lost_work_s += job.progress_s - job.persisted_s;
+  job.progress_s = job.persisted_s;
+  job.needs_restore = job.persisted_s > 0.0;
+  release(id, job, model::JobPhase::QUEUED);
+  cluster_of_job(job).pending.emplace_back(model::JobEnded{id, model::JobState::CANCELLED, model::EndCause::PREEMPTED});
 }
 
 void Simulation::Impl::reject_job(ClusterRuntime& cluster, model::JobId id, model::RejectReason reason) {
@@ -99,18 +162,26 @@ void Simulation::Impl::reject_job(ClusterRuntime& cluster, model::JobId id, mode
   jobs.erase(id);
 }
 
-void Simulation::Impl::record(const model::JobEntry& entry, const JobRuntime& runtime, double end_s,
+void Simulation::Impl::record(const model::JobEntry& entry, const JobRuntime& job, double end_s,
                               model::JobState state, model::RejectReason reason) {
   metrics::JobRecord r;
   r.spec = &entry.spec;
-  r.first_start_s = runtime.first_start_s;
+  r.first_start_s = job.first_start_s;
   r.end_s = end_s;
   r.state = state;
-  r.attempts = runtime.attempts;
+  r.attempts = job.attempts;
   r.reject = reason;
-  r.gpu_seconds = runtime.gpu_seconds;
-  r.leaves = runtime.leaves;
-  r.nodes = runtime.nodes;
+  r.gpu_seconds = job.gpu_seconds;
+  r.leaves = job.leaves;
+  r.nodes = job.nodes;
+  r.work_s = job.progress_s;
+  r.stall_s = job.stall_s;
+  r.restore_s = job.restore_s;
+  r.lost_work_s = job.lost_work_s;
+  r.lost_gpu_s = job.lost_gpu_s;
+  r.checkpoints = job.checkpoints;
+  r.preemptions = job.preemptions;
+  r.failures = job.failures;
   recorder.on_job(r);
 }
 

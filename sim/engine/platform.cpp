@@ -89,10 +89,10 @@ Platform::Platform(const topology::ClusterGraph& graph, const config::Config& co
   summary_.hosts = engine_->get_host_count();
   summary_.links = engine_->get_link_count();
   for (const auto& c : config.clusters) {
-    summary_.clusters.push_back({c.name, c.nodes, c.nodes * c.gpus_per_node,
+    summary_.clusters.push_back({c.name, c.nodes, c.total_gpus(),
                                  (c.nodes + c.network.nodes_per_leaf - 1) / c.network.nodes_per_leaf,
                                  c.storage.bw_Bps});
-    summary_.total_gpus += c.nodes * c.gpus_per_node;
+    summary_.total_gpus += c.total_gpus();
   }
 }
 

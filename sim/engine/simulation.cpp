@@ -12,6 +12,7 @@ model::ClusterShape shape_of(const config::ClusterConfig& c, model::ClusterId id
   shape.name = c.name;
   shape.nodes = c.nodes;
   shape.gpus_per_node = c.gpus_per_node;
+  shape.gpus_of_node = c.gpus_of_node;
   shape.cpu_pool_cores = c.nodes * c.cpu_job_cores_per_node;
   shape.leaf_of_node = vertices.leaf_of_node;
   shape.leaves = static_cast<std::uint32_t>(vertices.leaves.size());
@@ -19,26 +20,47 @@ model::ClusterShape shape_of(const config::ClusterConfig& c, model::ClusterId id
   return shape;
 }
 
+/// Costs of the checkpoint model. Until the calibration file is read, A100 figures: PCIe Gen4 x16
+/// (~25 GB/s achievable, shared by the two GPUs under each PCIe switch of an HGX A100 board when all
+/// copy at once) and a 5% compute slowdown while a background persist runs (assumption).
+CheckpointCosts costs_from(const config::Config& /*config*/) {
+  constexpr double PCIE_GEN4_X16_BPS = 25e9;
+  constexpr double GPUS_PER_PCIE_SWITCH = 2.0;
+  constexpr double ASYNC_SLOWDOWN = 0.05;
+  return CheckpointCosts{PCIE_GEN4_X16_BPS / GPUS_PER_PCIE_SWITCH, PCIE_GEN4_X16_BPS / GPUS_PER_PCIE_SWITCH,
+                         ASYNC_SLOWDOWN};
+}
+
 } // namespace
 
 Simulation::Impl::Impl(const config::Config& cfg, const policies::PolicyRegistries& registries,
                        std::unique_ptr<workloads::WorkloadSource> source, metrics::Recorder& rec,
                        SimulationOptions opts)
-    : config(cfg), graph(cfg), platform(graph, cfg), workload(std::move(source)), recorder(rec),
-      options(std::move(opts)) {
+    : config(cfg), faults(*cfg.faults), graph(cfg), platform(graph, cfg), io(platform), workload(std::move(source)),
+      recorder(rec), options(std::move(opts)), failure_rng(cfg.seed, "engine/failures"),
+      recovery_rng(cfg.seed, "engine/recovery"), launch_rng(cfg.seed, "engine/launch") {
+  policies::PolicyContext run_context{cfg.seed, ""};
+  checkpoint_policy = registries.checkpoints.create(faults.checkpoint.policy, run_context);
+  recovery_policy = registries.recoveries.create(faults.recovery.policy, run_context);
+  costs = costs_from(cfg);
   for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
     const auto& cc = cfg.clusters[c];
     model::ClusterId id{static_cast<std::uint16_t>(c)};
     policies::PolicyContext context{cfg.seed, cc.name};
     ClusterRuntime runtime{model::ClusterView(shape_of(cc, id, graph.cluster(id))),
-                           registries.schedulers.create(cc.scheduler, context),
-                           {},
-                           0.0};
+                           registries.schedulers.create(cc.scheduler, context)};
     runtime.scheduler->set_placement(registries.placements.create(cc.placement, context));
+    runtime.jobs_on_node.resize(cc.nodes);
+    runtime.down_reasons.assign(cc.nodes, 0);
+    runtime.failure_generation.assign(cc.nodes, 0);
+    runtime.launch_latency = cc.launch_latency;
+    runtime.storage_bw_Bps = cc.storage.bw_Bps;
+    runtime.storage_nic_bw_Bps = platform.storage_nic_bw_Bps(id, model::NodeId{0});
     clusters.push_back(std::move(runtime));
   }
   next_sample_s = cfg.output.timeseries_interval_s;
   next_job = workload->next();
+  start_failure_processes();
 }
 
 Simulation::Simulation(const config::Config& config, const policies::PolicyRegistries& registries,

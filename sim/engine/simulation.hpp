@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace acme::engine {
 
@@ -33,6 +34,8 @@ struct RunResult {
   std::uint64_t jobs_recorded = 0;
   std::uint64_t jobs_rejected = 0;
   std::uint64_t instants = 0; ///< distinct simulated times processed
+  std::vector<double> storage_bytes_written; ///< per cluster
+  std::vector<double> storage_bytes_read;    ///< per cluster
 };
 
 /// One simulation: the platform, the clusters with their policies, the workload, the recorder.

@@ -20,6 +20,14 @@ struct JobRecord {
   double gpu_seconds = 0.0;                     ///< GPU time allocated to it, all attempts
   std::uint32_t leaves = 0;                     ///< leaf switches its (last) placement spans
   std::uint32_t nodes = 0;                      ///< nodes of its (last) placement (0 for CPU jobs)
+  double work_s = 0.0;                          ///< computation done (its service time when it completes)
+  double stall_s = 0.0;                         ///< checkpoint stalls (training paused)
+  double restore_s = 0.0;                       ///< reading checkpoints back
+  double lost_work_s = 0.0;                     ///< computation redone after failures or kills
+  double lost_gpu_s = 0.0;                      ///< GPU time lost to failures (rollback + downtime)
+  std::uint32_t checkpoints = 0;
+  std::uint32_t preemptions = 0;
+  std::vector<std::uint16_t> failures;          ///< per failure category (RecorderOptions order)
 };
 
 /// State of one cluster over one output interval.
@@ -39,6 +47,7 @@ struct ClusterInfo {
   double utc_offset_s = 0.0;
   std::uint32_t nodes = 0;
   std::uint32_t gpus = 0;
+  double storage_bw_Bps = 0.0; ///< of its storage system (for utilisation)
 };
 
 } // namespace acme::metrics

@@ -1,6 +1,7 @@
 #include "acme/metrics/recorder.hpp"
 
 #include "acme/metrics/atomic_file.hpp"
+#include "acme/metrics/fault_stats.hpp"
 #include "acme/metrics/summary_builder.hpp"
 #include "acme/model/civil_time.hpp"
 
@@ -16,14 +17,15 @@ namespace {
 constexpr const char* JOBS_HEADER =
     "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
     "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
-    "leaf_switches\n";
+    "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost\n";
 constexpr const char* TIMESERIES_HEADER = "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes\n";
 constexpr std::size_t FLUSH_BYTES = 1 << 20;
 
 } // namespace
 
 Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
-    : options_(std::move(options)), users_(&users), summary_(std::make_unique<SummaryBuilder>(options_.clusters)) {
+    : options_(std::move(options)), users_(&users), summary_(std::make_unique<SummaryBuilder>(options_.clusters)),
+      faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories)) {
   std::filesystem::create_directories(options_.out_dir);
   if (options_.write_jobs_csv) {
     jobs_file_ = std::make_unique<AtomicFile>(options_.out_dir + "/jobs.csv");
@@ -37,6 +39,7 @@ Recorder::~Recorder() = default;
 void Recorder::on_job(const JobRecord& record) {
   ++jobs_recorded_;
   summary_->add(record);
+  faults_->add(record);
   if (jobs_file_) {
     append_job_row(record);
     if (jobs_buffer_.size() > FLUSH_BYTES) {
@@ -67,7 +70,7 @@ void Recorder::append_job_row(const JobRecord& r) {
   datetime(r.end_s);
   jobs_buffer_ += ",,";
   fmt::format_to(out, "{},{},{},{},", duration, started ? r.first_start_s - job.submit_time_s : 0.0,
-                 duration * job.gpus, cluster.name);
+                 duration * job.gpu_share(), cluster.name);
   if (job.run != model::RunId{}) {
     fmt::format_to(out, "{}", model::to_index(job.run));
   }
@@ -75,7 +78,9 @@ void Recorder::append_job_row(const JobRecord& r) {
   if (job.recorded_start_s != model::UNKNOWN_TIME_S) {
     fmt::format_to(out, "{}", job.recorded_queue_s());
   }
-  fmt::format_to(out, ",{}\n", r.leaves);
+  constexpr double SECONDS_PER_HOUR = 3600.0;
+  fmt::format_to(out, ",{},{},{},{},{},{},{},{},{}\n", r.leaves, r.work_s, r.stall_s, r.restore_s, r.checkpoints,
+                 r.preemptions, faults_->failures_text(r.failures), r.lost_work_s, r.lost_gpu_s / SECONDS_PER_HOUR);
 }
 
 void Recorder::on_sample(const ClusterSample& s) {
@@ -91,7 +96,7 @@ void Recorder::on_sample(const ClusterSample& s) {
 }
 
 void Recorder::finish(const RunInfo& info) {
-  summary_json_ = summary_->render(options_, info);
+  summary_json_ = summary_->render(options_, info, *faults_);
   if (jobs_file_) {
     jobs_file_->write(jobs_buffer_);
     jobs_buffer_.clear();
@@ -99,6 +104,7 @@ void Recorder::finish(const RunInfo& info) {
     jobs_file_.reset();
   }
   write_file_atomically(options_.out_dir + "/timeseries.csv", timeseries_);
+  write_file_atomically(options_.out_dir + "/runs.csv", faults_->runs_csv());
   write_file_atomically(options_.out_dir + "/summary.json", summary_json_);
 }
 

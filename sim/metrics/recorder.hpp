@@ -10,6 +10,7 @@
 namespace acme::metrics {
 
 class AtomicFile;
+class FaultStats;
 class SummaryBuilder;
 
 struct RecorderOptions {
@@ -19,6 +20,7 @@ struct RecorderOptions {
   std::uint64_t seed = 0;
   std::string config_file;
   bool write_jobs_csv = true;
+  std::vector<std::string> failure_categories; ///< names, in the order of JobRecord::failures
 };
 
 /// Facts about the whole run, known at its end.
@@ -27,6 +29,8 @@ struct RunInfo {
   std::uint64_t jobs_submitted = 0;
   std::uint64_t trace_rows_skipped = 0;
   double wall_seconds = 0.0;
+  std::vector<double> storage_bytes_written; ///< per cluster
+  std::vector<double> storage_bytes_read;    ///< per cluster
 };
 
 /// Receives every job's final record and the periodic cluster samples; writes jobs.csv (streamed,
@@ -56,6 +60,7 @@ private:
   std::string timeseries_;
   std::vector<double> last_sample_s_;
   std::unique_ptr<SummaryBuilder> summary_;
+  std::unique_ptr<FaultStats> faults_;
   std::uint64_t jobs_recorded_ = 0;
   std::string summary_json_;
 };

@@ -9,6 +9,7 @@
 
 namespace acme::metrics {
 
+class FaultStats;
 struct RecorderOptions;
 struct RunInfo;
 
@@ -23,7 +24,7 @@ public:
 
   void add(const JobRecord& record);
   void add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds);
-  std::string render(const RecorderOptions& options, const RunInfo& info);
+  std::string render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults);
 
 private:
   struct ClassStats {
@@ -40,7 +41,7 @@ private:
     double busy_gpu_seconds = 0.0;
   };
   std::string render_class(ClassStats& stats) const;
-  std::string render_cluster(std::size_t c, const RecorderOptions& options, const RunInfo& info);
+  std::string render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults);
 
   std::vector<ClusterInfo> clusters_;
   std::vector<ClusterStats> stats_;

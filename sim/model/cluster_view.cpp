@@ -7,14 +7,23 @@
 namespace acme::model {
 
 ClusterView::ClusterView(ClusterShape shape)
-    : shape_(std::move(shape)), free_gpus_(shape_.nodes, shape_.gpus_per_node), up_(shape_.nodes),
-      by_free_(shape_.gpus_per_node + 1, NodeBitset(shape_.nodes)), free_gpus_up_(shape_.nodes * shape_.gpus_per_node),
-      free_cpu_cores_(shape_.cpu_pool_cores) {
+    : shape_(std::move(shape)), free_gpus_(shape_.nodes, 0), up_(shape_.nodes),
+      by_free_(shape_.gpus_per_node + 1, NodeBitset(shape_.nodes)), idle_(shape_.nodes), shared_nodes_(shape_.nodes),
+      gpu_offset_(shape_.nodes + 1, 0), shared_on_node_(shape_.nodes, 0), free_cpu_cores_(shape_.cpu_pool_cores) {
   ACME_ASSERT(shape_.leaf_of_node.empty() || shape_.leaf_of_node.size() == shape_.nodes, "one leaf per node");
+  ACME_ASSERT(shape_.gpus_of_node.empty() || shape_.gpus_of_node.size() == shape_.nodes, "one GPU count per node");
   for (std::uint32_t n = 0; n < shape_.nodes; ++n) {
+    std::uint32_t gpus = shape_.gpus_of(NodeId{n});
+    ACME_ASSERT(gpus <= shape_.gpus_per_node, "gpus_per_node is the most GPUs any node has");
+    free_gpus_[n] = gpus;
+    gpu_offset_[n + 1] = gpu_offset_[n] + gpus;
     up_.set(n);
-    by_free_[shape_.gpus_per_node].set(n);
+    by_free_[gpus].set(n);
+    update_sets(n);
   }
+  total_gpus_ = gpu_offset_[shape_.nodes];
+  free_gpus_up_ = total_gpus_;
+  slot_milli_.assign(total_gpus_, 0);
 }
 
 std::uint32_t ClusterView::leaf_of(NodeId node) const {
@@ -38,9 +47,27 @@ JobEntry& ClusterView::mutable_job(JobId id) {
   return it->second;
 }
 
+std::uint32_t ClusterView::shared_gpu_milli(NodeId node, std::uint32_t gpu) const {
+  ACME_ASSERT(gpu < gpus_of(node), "a shared GPU is one of the node's GPUs");
+  return slot_milli_[gpu_offset_[to_index(node)] + gpu];
+}
+
 bool ClusterView::fits(const Placement& placement) const {
   for (const auto& share : placement) {
-    if (!is_up(share.node) || free_gpus(share.node) < share.gpus) {
+    if (!is_up(share.node)) {
+      return false;
+    }
+    if (share.milli == 0) {
+      if (free_gpus(share.node) < share.gpus) {
+        return false;
+      }
+      continue;
+    }
+    if (share.gpus != 0 || share.gpu >= gpus_of(share.node) || share.milli > MILLI_PER_GPU) {
+      return false;
+    }
+    std::uint32_t used = shared_gpu_milli(share.node, share.gpu);
+    if (used == 0 ? free_gpus(share.node) == 0 : used + share.milli > MILLI_PER_GPU) {
       return false;
     }
   }
@@ -49,7 +76,7 @@ bool ClusterView::fits(const Placement& placement) const {
 
 void ClusterView::set_now(double now_s) {
   ACME_ASSERT(now_s >= now_s_, "simulated time never goes backwards");
-  busy_gpu_seconds_ += busy_gpus_ * (now_s - now_s_);
+  busy_gpu_seconds_ += allocated_gpus() * (now_s - now_s_);
   now_s_ = now_s;
 }
 
@@ -68,13 +95,20 @@ JobEntry& ClusterView::add_job(JobSpec spec) {
 void ClusterView::start_job(JobId id, Placement placement) {
   JobEntry& entry = mutable_job(id);
   ACME_ASSERT(entry.phase == JobPhase::QUEUED, "only queued jobs start");
-  std::uint32_t placed = 0;
+  std::uint64_t placed_milli = 0;
   for (const auto& share : placement) {
     ACME_ASSERT(is_up(share.node), "jobs start on up nodes only");
-    take_gpus(share.node, share.gpus);
-    placed += share.gpus;
+    if (share.milli > 0) {
+      ACME_ASSERT(entry.spec.is_fractional(), "only fractional jobs take shares of a GPU");
+      take_share(share);
+    } else {
+      take_gpus(share.node, share.gpus);
+      allocated_milli_ += share_milli(share);
+    }
+    placed_milli += share_milli(share);
   }
-  ACME_ASSERT(placed >= entry.spec.gpus, "a placement covers the GPUs requested");
+  ACME_ASSERT(placed_milli >= std::uint64_t{entry.spec.gpus} * entry.spec.gpu_milli,
+              "a placement covers the GPUs requested");
   if (entry.spec.is_cpu_job()) {
     ACME_ASSERT(entry.spec.cpus <= free_cpu_cores_, "the CPU pool is never over-allocated");
     free_cpu_cores_ -= entry.spec.cpus;
@@ -86,29 +120,76 @@ void ClusterView::start_job(JobId id, Placement placement) {
   queued_gpus_ -= entry.spec.gpus;
 }
 
-void ClusterView::stop_job(JobId id) {
-  JobEntry& entry = mutable_job(id);
-  ACME_ASSERT(entry.phase == JobPhase::RUNNING, "only running jobs stop");
+void ClusterView::release(JobEntry& entry) {
+  ACME_ASSERT(entry.phase == JobPhase::RUNNING, "only running jobs release resources");
   for (const auto& share : entry.placement) {
-    give_gpus(share.node, share.gpus);
+    if (share.milli > 0) {
+      give_share(share);
+    } else {
+      give_gpus(share.node, share.gpus);
+      allocated_milli_ -= share_milli(share);
+    }
   }
   if (entry.spec.is_cpu_job()) {
     free_cpu_cores_ += entry.spec.cpus;
   }
-  entry.attained_gpu_s += (now_s_ - entry.start_time_s) * entry.spec.gpus;
+  entry.attained_gpu_s += (now_s_ - entry.start_time_s) * entry.spec.gpu_share();
   entry.placement.clear();
+}
+
+void ClusterView::stop_job(JobId id) {
+  JobEntry& entry = mutable_job(id);
+  release(entry);
   entry.phase = JobPhase::QUEUED;
   entry.queued_since_s = now_s_;
   ++queued_jobs_;
   queued_gpus_ += entry.spec.gpus;
 }
 
+void ClusterView::hold_job(JobId id) {
+  JobEntry& entry = mutable_job(id);
+  release(entry);
+  entry.phase = JobPhase::HELD;
+  ++held_jobs_;
+}
+
+void ClusterView::requeue_job(JobId id) {
+  JobEntry& entry = mutable_job(id);
+  ACME_ASSERT(entry.phase == JobPhase::HELD, "only held jobs are queued again");
+  --held_jobs_;
+  entry.phase = JobPhase::QUEUED;
+  entry.queued_since_s = now_s_;
+  ++queued_jobs_;
+  queued_gpus_ += entry.spec.gpus;
+}
+
+void ClusterView::move_share(JobId id, NodeId from, NodeId to) {
+  JobEntry& entry = mutable_job(id);
+  ACME_ASSERT(entry.phase == JobPhase::RUNNING, "only running jobs move");
+  for (auto& share : entry.placement) {
+    if (share.node != from) {
+      continue;
+    }
+    ACME_ASSERT(share.milli == 0, "whole-GPU shares move");
+    ACME_ASSERT(is_up(to) && free_gpus(to) >= share.gpus, "a share moves to free GPUs of an up node");
+    give_gpus(from, share.gpus);
+    take_gpus(to, share.gpus);
+    share.node = to;
+    return;
+  }
+  ACME_ASSERT(false, "the job has a share on the node it moves from");
+}
+
 void ClusterView::remove_job(JobId id) {
   auto it = jobs_.find(id);
   ACME_ASSERT(it != jobs_.end(), "removed jobs are active");
-  ACME_ASSERT(it->second.phase == JobPhase::QUEUED, "only queued (or stopped) jobs are removed");
-  --queued_jobs_;
-  queued_gpus_ -= it->second.spec.gpus;
+  ACME_ASSERT(it->second.phase != JobPhase::RUNNING, "only queued, stopped or held jobs are removed");
+  if (it->second.phase == JobPhase::QUEUED) {
+    --queued_jobs_;
+    queued_gpus_ -= it->second.spec.gpus;
+  } else {
+    --held_jobs_;
+  }
   jobs_.erase(it);
 }
 
@@ -127,6 +208,7 @@ void ClusterView::set_node_up(NodeId node, bool up) {
     by_free_[free].reset(n);
     free_gpus_up_ -= free;
   }
+  update_sets(n);
 }
 
 void ClusterView::take_gpus(NodeId node, std::uint32_t gpus) {
@@ -142,7 +224,7 @@ void ClusterView::take_gpus(NodeId node, std::uint32_t gpus) {
 void ClusterView::give_gpus(NodeId node, std::uint32_t gpus) {
   auto n = to_index(node);
   std::uint32_t old_free = free_gpus_[n];
-  ACME_ASSERT(old_free + gpus <= shape_.gpus_per_node, "a node never has more free GPUs than it has");
+  ACME_ASSERT(old_free + gpus <= gpus_of(node), "a node never has more free GPUs than it has");
   free_gpus_[n] = old_free + gpus;
   busy_gpus_ -= gpus;
   if (up_.test(n)) {
@@ -151,13 +233,53 @@ void ClusterView::give_gpus(NodeId node, std::uint32_t gpus) {
   rebucket(node, old_free);
 }
 
+void ClusterView::take_share(const NodeShare& share) {
+  ACME_ASSERT(share.gpus == 0 && share.gpu < gpus_of(share.node), "a share names one GPU of its node");
+  std::uint32_t& used = slot(share.node, share.gpu);
+  ACME_ASSERT(used + share.milli <= MILLI_PER_GPU, "a shared GPU never holds more than 1000 milli");
+  if (used == 0) {
+    take_gpus(share.node, 1); // a free GPU becomes a shared GPU
+    ++shared_on_node_[to_index(share.node)];
+    update_sets(to_index(share.node));
+  }
+  used += share.milli;
+  allocated_milli_ += share.milli;
+}
+
+void ClusterView::give_share(const NodeShare& share) {
+  std::uint32_t& used = slot(share.node, share.gpu);
+  ACME_ASSERT(used >= share.milli, "a share returns what it took");
+  used -= share.milli;
+  allocated_milli_ -= share.milli;
+  if (used == 0) {
+    --shared_on_node_[to_index(share.node)];
+    give_gpus(share.node, 1); // the last share ended: the GPU is free again
+  }
+}
+
 void ClusterView::rebucket(NodeId node, std::uint32_t old_free) {
   auto n = to_index(node);
+  update_sets(n);
   if (!up_.test(n)) {
     return;
   }
   by_free_[old_free].reset(n);
   by_free_[free_gpus_[n]].set(n);
+}
+
+void ClusterView::update_sets(std::uint32_t n) {
+  std::uint32_t gpus = shape_.gpus_of(NodeId{n});
+  bool up = up_.test(n);
+  if (up && gpus > 0 && free_gpus_[n] == gpus) {
+    idle_.set(n);
+  } else {
+    idle_.reset(n);
+  }
+  if (up && shared_on_node_[n] > 0) {
+    shared_nodes_.set(n);
+  } else {
+    shared_nodes_.reset(n);
+  }
 }
 
 } // namespace acme::model

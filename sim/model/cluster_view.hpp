@@ -17,14 +17,22 @@ struct ClusterShape {
   ClusterId id{};
   std::string name;
   std::uint32_t nodes = 0;
-  std::uint32_t gpus_per_node = 0;
+  std::uint32_t gpus_per_node = 0;           ///< GPUs of every node; with gpus_of_node: the most any node has
+  std::vector<std::uint32_t> gpus_of_node;   ///< GPUs of each node when nodes differ (empty: all gpus_per_node)
   std::uint32_t cpu_pool_cores = 0;          ///< cores shared by CPU jobs
   std::vector<std::uint32_t> leaf_of_node;   ///< leaf switch of each node (empty: all under leaf 0)
   std::uint32_t leaves = 1;
   double utc_offset_s = 0.0;                 ///< local time = UTC + offset (daily rhythms, on-call hours)
+
+  /// GPUs of one node (heterogeneous clusters: its own count; otherwise gpus_per_node).
+  std::uint32_t gpus_of(NodeId node) const {
+    return gpus_of_node.empty() ? gpus_per_node : gpus_of_node[to_index(node)];
+  }
 };
 
-enum class JobPhase : std::uint8_t { QUEUED, RUNNING };
+/// QUEUED: waiting for the scheduler; RUNNING: holds resources; HELD: holds nothing and waits for
+/// something other than the scheduler (recovery after a failure), not counted as queued.
+enum class JobPhase : std::uint8_t { QUEUED, RUNNING, HELD };
 
 /// What policies may read about an active (queued or running) job.
 struct JobEntry {
@@ -46,17 +54,34 @@ public:
   // ---- queries (what policies use) ----
   const ClusterShape& shape() const { return shape_; }
   double now_s() const { return now_s_; }
+  /// Whole GPUs of `node` that nothing uses (a shared GPU with any fractional use is not free).
   std::uint32_t free_gpus(NodeId node) const { return free_gpus_[to_index(node)]; }
+  /// GPUs the node has.
+  std::uint32_t gpus_of(NodeId node) const { return shape_.gpus_of(node); }
   bool is_up(NodeId node) const { return up_.test(to_index(node)); }
   std::uint32_t leaf_of(NodeId node) const;
   /// Up nodes with exactly `k` free GPUs (0 <= k <= gpus_per_node), lowest index first.
   const NodeBitset& nodes_with_free_gpus(std::uint32_t k) const { return by_free_[k]; }
+  /// Idle nodes: up nodes with at least one GPU, all of them free (no whole or shared use).
+  const NodeBitset& idle_node_set() const { return idle_; }
+  /// Up nodes with at least one shared GPU in use (partially used GPUs).
+  const NodeBitset& nodes_with_shared_gpus() const { return shared_nodes_; }
+  /// Milli-GPUs in use on shared GPU `gpu` of `node` (0: not open as a shared GPU).
+  std::uint32_t shared_gpu_milli(NodeId node, std::uint32_t gpu) const;
+  /// Shared GPUs in use on `node`.
+  std::uint32_t shared_gpus(NodeId node) const { return shared_on_node_[to_index(node)]; }
   std::uint32_t up_nodes() const { return static_cast<std::uint32_t>(up_.count()); }
   std::uint32_t free_gpus_total() const { return free_gpus_up_; }
+  /// GPUs not free: held whole by jobs or shared by fractional jobs (up and down nodes).
   std::uint32_t busy_gpus() const { return busy_gpus_; }
-  /// Integral of busy GPUs over simulated time up to now_s() (GPU-seconds allocated).
+  /// GPUs allocated to jobs in thousandths: 1000 per whole GPU plus each fractional share.
+  std::uint64_t allocated_gpu_milli() const { return allocated_milli_; }
+  /// allocated_gpu_milli() in GPUs (equals busy_gpus() when no GPU is shared).
+  double allocated_gpus() const { return static_cast<double>(allocated_milli_) / MILLI_PER_GPU; }
+  /// Integral of allocated GPUs over simulated time up to now_s() (GPU-seconds allocated; a fractional
+  /// job counts its share).
   double busy_gpu_seconds() const { return busy_gpu_seconds_; }
-  std::uint32_t total_gpus() const { return shape_.nodes * shape_.gpus_per_node; }
+  std::uint32_t total_gpus() const { return total_gpus_; }
   std::uint32_t free_cpu_cores() const { return free_cpu_cores_; }
   const JobEntry* find_job(JobId id) const;
   const JobEntry& job(JobId id) const;
@@ -64,8 +89,9 @@ public:
   const std::map<JobId, JobEntry>& jobs() const { return jobs_; }
   std::size_t queued_jobs() const { return queued_jobs_; }
   std::uint64_t queued_gpus() const { return queued_gpus_; }
-  std::size_t running_jobs() const { return jobs_.size() - queued_jobs_; }
-  /// Whether `placement` fits the free GPUs of up nodes right now.
+  std::size_t running_jobs() const { return jobs_.size() - queued_jobs_ - held_jobs_; }
+  std::size_t held_jobs() const { return held_jobs_; }
+  /// Whether `placement` fits the free GPUs (and shared GPUs' spare milli) of up nodes right now.
   bool fits(const Placement& placement) const;
 
   // ---- mutators (the engine; tests building scenarios) ----
@@ -75,26 +101,45 @@ public:
   void start_job(JobId id, Placement placement);
   /// Frees the job's resources and puts it back in the queue.
   void stop_job(JobId id);
-  /// Removes a queued job (it ended or was rejected).
+  /// Frees the job's resources and holds it out of the queue (recovery in progress).
+  void hold_job(JobId id);
+  /// Puts a held job back in the queue.
+  void requeue_job(JobId id);
+  /// Moves a running job's whole-GPU share from node `from` to up node `to` (a failed node replaced).
+  void move_share(JobId id, NodeId from, NodeId to);
+  /// Removes a queued or held job (it ended or was rejected).
   void remove_job(JobId id);
   void set_node_up(NodeId node, bool up);
 
 private:
   void take_gpus(NodeId node, std::uint32_t gpus);
   void give_gpus(NodeId node, std::uint32_t gpus);
+  void release(JobEntry& entry);
+  void take_share(const NodeShare& share);
+  void give_share(const NodeShare& share);
   void rebucket(NodeId node, std::uint32_t old_free);
+  void update_sets(std::uint32_t n);
+  std::uint32_t& slot(NodeId node, std::uint32_t gpu) { return slot_milli_[gpu_offset_[to_index(node)] + gpu]; }
 
   ClusterShape shape_;
   double now_s_ = 0.0;
   std::vector<std::uint32_t> free_gpus_;
   NodeBitset up_;
   std::vector<NodeBitset> by_free_;
+  NodeBitset idle_;
+  NodeBitset shared_nodes_;
+  std::vector<std::uint32_t> gpu_offset_;   ///< first GPU of each node in slot_milli_
+  std::vector<std::uint32_t> slot_milli_;   ///< milli in use per GPU as a shared GPU (0: not shared)
+  std::vector<std::uint32_t> shared_on_node_;
+  std::uint32_t total_gpus_ = 0;
   std::uint32_t free_gpus_up_ = 0;
   std::uint32_t busy_gpus_ = 0;
+  std::uint64_t allocated_milli_ = 0;
   double busy_gpu_seconds_ = 0.0;
   std::uint32_t free_cpu_cores_ = 0;
   std::map<JobId, JobEntry> jobs_;
   std::size_t queued_jobs_ = 0;
+  std::size_t held_jobs_ = 0;
   std::uint64_t queued_gpus_ = 0;
 };
 

@@ -10,12 +10,21 @@
 
 namespace acme::model {
 
-/// GPUs taken on one node.
+/// GPUs taken on one node: `gpus` whole GPUs, or (for a fractional job) `milli` thousandths of the
+/// node's shared GPU number `gpu` (0 .. GPUs of the node - 1), with `gpus` 0. A shared GPU that no job
+/// uses yet is opened on one of the node's free GPUs; it is free again when its last share ends.
 struct NodeShare {
   NodeId node{};
   std::uint32_t gpus = 0;
+  std::uint32_t milli = 0; ///< 0: whole GPUs only; 1..999: a fraction of shared GPU `gpu`
+  std::uint32_t gpu = 0;   ///< which shared GPU of the node (meaningful when milli > 0)
   friend bool operator==(const NodeShare&, const NodeShare&) = default;
 };
+
+/// GPUs a share holds in thousandths (whole GPUs count 1000 each).
+constexpr std::uint64_t share_milli(const NodeShare& share) {
+  return std::uint64_t{share.gpus} * MILLI_PER_GPU + share.milli;
+}
 
 /// Where a job runs: GPU shares on nodes (empty for CPU jobs, which use the cluster's CPU pool).
 using Placement = std::vector<NodeShare>;

@@ -24,6 +24,10 @@ inline constexpr std::size_t JOB_STATE_COUNT = 5;
 /// Why a job failed (paper §5: infrastructure vs framework vs script errors).
 enum class FailureCategory : std::uint8_t { NONE, INFRASTRUCTURE, FRAMEWORK, SCRIPT };
 
+/// A GPU shared by fractional jobs holds at most this many milli-GPUs (Alibaba cluster-trace-gpu-v2023
+/// `gpu_milli`: 1000 = one whole GPU).
+inline constexpr std::uint32_t MILLI_PER_GPU = 1000;
+
 /// Why a job was rejected at submission instead of being queued.
 enum class RejectReason : std::uint8_t { NONE, TOO_MANY_GPUS, TOO_MANY_CPUS, BY_POLICY };
 
@@ -48,6 +52,7 @@ struct JobSpec {
   JobType type = JobType::OTHER;             ///< workload type
   JobState final_state = JobState::COMPLETED; ///< how the job ends when nothing else intervenes
   std::uint32_t gpus = 0;                    ///< GPUs requested (0: CPU job)
+  std::uint32_t gpu_milli = MILLI_PER_GPU;   ///< share of each GPU; < 1000 only with gpus == 1 (a shared GPU)
   std::uint32_t nodes = 0;                   ///< nodes requested (0: derived from gpus)
   std::uint32_t cpus = 0;                    ///< CPU cores requested
   double submit_time_s = 0.0;                ///< seconds since the run's epoch
@@ -61,6 +66,12 @@ struct JobSpec {
   std::string name;                          ///< job id as written in the trace
 
   bool is_cpu_job() const { return gpus == 0; }
+  /// Takes a fraction of one GPU that other fractional jobs may share.
+  bool is_fractional() const { return gpus > 0 && gpu_milli < MILLI_PER_GPU; }
+  /// GPUs it holds, counting a fractional job as gpu_milli / 1000 (GPU-seconds = this x time).
+  double gpu_share() const {
+    return is_fractional() ? static_cast<double>(gpu_milli) / MILLI_PER_GPU : static_cast<double>(gpus);
+  }
   double recorded_queue_s() const {
     return recorded_start_s == UNKNOWN_TIME_S ? UNKNOWN_TIME_S : recorded_start_s - submit_time_s;
   }

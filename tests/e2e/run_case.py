@@ -4,7 +4,8 @@
 A case is a folder with expect.txt (a minimal tesh) and the inputs it names:
     args: run config.yaml -o {out}      command line ({out}: a fresh temp folder; default as shown)
     exit: 2                             expected exit code
-    stderr: text                        a line of stderr must contain `text` (repeatable, in order)
+    stderr: text                        a line of stderr must contain `text` (repeatable, in order;
+                                        " ... " inside text stands for anything)
     stdout: text                        same for stdout
     file: jobs.csv                      the output folder must contain this file (repeatable)
     nofile: jobs.csv                    ... must not contain it
@@ -34,10 +35,21 @@ def parse_expect(path):
     return spec
 
 
+def line_matches(line, pattern):
+    """`pattern` is found in `line`; " ... " inside it matches anything (parts in order)."""
+    pos = 0
+    for part in pattern.split(" ... "):
+        found = line.find(part, pos)
+        if found < 0:
+            return False
+        pos = found + len(part)
+    return True
+
+
 def contains_in_order(lines, wanted):
     i = 0
     for line in lines:
-        if i < len(wanted) and wanted[i] in line:
+        if i < len(wanted) and line_matches(line, wanted[i]):
             i += 1
     return i == len(wanted), wanted[i] if i < len(wanted) else None
 

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "acme/config/node.hpp"
+#include "acme/policies/registry.hpp"
+#include "acme/policies/scheduling/ordered_queue.hpp"
+#include "acme/policies/scheduling/policy_params.hpp"
+#include "acme/policies/scheduling/queue_scheduler.hpp"
+#include "acme/policies/scheduling/quota_book.hpp"
+
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace acme::policies {
+
+/// Kueue/Volcano-style queues for Kubernetes-like clusters (Kalos).
+struct KubeQuotaParams {
+  QuotaParams quota;        ///< nominal quota per queue (group: job type or user), borrowing, reclaim
+  bool strict_fifo = false; ///< Kueue's StrictFIFO; default BestEffortFIFO (Kueue's default queueingStrategy)
+  std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
+
+  static KubeQuotaParams parse(const config::Node& node);
+  static std::vector<ParamDoc> docs();
+};
+
+/// One FIFO queue per group with a nominal GPU quota. A job is admitted whole or not at all (gang
+/// admission: all its pods get their GPUs at once, or it keeps waiting); admission takes the queues'
+/// heads oldest first. Inside a queue's quota a job runs as an owner; beyond it, it borrows idle quota of
+/// the other queues (when borrowing) and may be preempted back when an owner needs its quota (reclaim).
+/// With strict FIFO a queue's head that cannot be admitted blocks its queue; with best-effort FIFO the
+/// jobs behind it may go first.
+class KubeQuotaScheduler final : public QueueScheduler {
+public:
+  explicit KubeQuotaScheduler(KubeQuotaParams params);
+
+  const QuotaBook* quota() const { return quota_ ? &*quota_ : nullptr; }
+
+protected:
+  void enqueue(const model::JobEntry& entry) override;
+  void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
+                     std::vector<model::Decision>& out) override;
+  void on_job_started(const RunningJob& job) override;
+  void on_job_stopped(const RunningJob& job, model::EndCause cause) override;
+
+private:
+  enum class Step : std::uint8_t { STARTED, REJECTED, WAITING, RECLAIMED };
+
+  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  void arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes,
+                     std::vector<model::Decision>& out);
+  Step consider(const model::JobEntry& entry, std::vector<model::Decision>& out);
+  bool may_reclaim() const;
+  OrderedQueue& queue_of(const model::JobSpec& job);
+
+  KubeQuotaParams params_;
+  std::map<std::uint64_t, OrderedQueue> queues_;
+  std::optional<QuotaBook> quota_;
+  std::uint32_t min_unplaceable_ = std::numeric_limits<std::uint32_t>::max();
+  std::uint32_t min_unreclaimable_ = std::numeric_limits<std::uint32_t>::max();
+};
+
+std::unique_ptr<Scheduler> make_kube_quota(const KubeQuotaParams& params);
+
+} // namespace acme::policies

@@ -1,0 +1,247 @@
+#include "acme/policies/scheduling/las.hpp"
+
+#include "acme/policies/scheduling/ordered_params.hpp"
+#include "acme/policies/scheduling/victim_planner.hpp"
+
+#include <algorithm>
+
+namespace acme::policies {
+namespace {
+constexpr std::uint32_t NO_LIMIT = std::numeric_limits<std::uint32_t>::max();
+constexpr double NEVER = std::numeric_limits<double>::infinity();
+
+std::vector<double> parse_thresholds(const config::Node& node, std::vector<double> fallback) {
+  config::Node list = node["queue_thresholds"];
+  if (!list.is_defined()) {
+    return fallback;
+  }
+  if (!list.is_sequence() || list.size() == 0) {
+    list.fail("expected a non-empty list of GPU-second thresholds such as [3250, 36000]");
+  }
+  std::vector<double> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    double t = list.at(i).as_nonnegative();
+    if (t <= 0.0 || (!out.empty() && t <= out.back())) {
+      list.at(i).fail("expected positive thresholds in increasing order");
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+} // namespace
+
+LasParams LasParams::parse(const config::Node& node) {
+  expect_policy_keys(node, {"queue_thresholds", "starvation_knob", "preemption", "queue_depth"});
+  LasParams p;
+  p.thresholds_gpu_s = parse_thresholds(node, p.thresholds_gpu_s);
+  p.starvation_knob = parse_nonnegative_or(node, "starvation_knob", p.starvation_knob);
+  if (node["preemption"].is_defined()) {
+    p.preemption = node["preemption"].as_bool();
+  }
+  p.queue_depth = parse_queue_depth(node);
+  return p;
+}
+
+std::vector<ParamDoc> LasParams::docs() {
+  return {{"queue_thresholds", "[3250]", "attained GPU-seconds at which a job moves to the next queue (Tiresias)"},
+          {"starvation_knob", format_number(DEFAULT_STARVATION_KNOB),
+           "a queued job waiting this many times its counted run time returns to queue 0 (0: never)"},
+          {"preemption", "true", "a job that does not fit preempts running jobs of lower queues"},
+          queue_depth_doc()};
+}
+
+LasScheduler::LasScheduler(LasParams params)
+    : params_(std::move(params)), by_level_(params_.thresholds_gpu_s.size() + 1) {}
+
+std::uint32_t LasScheduler::level_of(double service_gpu_s) const {
+  const auto& t = params_.thresholds_gpu_s;
+  return static_cast<std::uint32_t>(std::upper_bound(t.begin(), t.end(), service_gpu_s) - t.begin());
+}
+
+int LasScheduler::running_level(model::JobId job) const {
+  auto it = running_info_.find(job);
+  return it == running_info_.end() ? -1 : static_cast<int>(it->second.level);
+}
+
+double LasScheduler::counted_gpu_s(const model::JobEntry& entry) const {
+  auto it = offset_gpu_s_.find(entry.spec.id);
+  double offset = it == offset_gpu_s_.end() ? 0.0 : it->second;
+  return std::max(0.0, entry.attained_gpu_s - offset);
+}
+
+void LasScheduler::enqueue(const model::JobEntry& entry) {
+  double counted = counted_gpu_s(entry);
+  std::uint32_t level = level_of(counted);
+  queue_.insert({static_cast<double>(level), entry.spec.submit_time_s, entry.spec.id});
+  if (level > 0 && params_.starvation_knob > 0.0) {
+    double at_s = now_s() + params_.starvation_knob * counted / entry.spec.gpu_share();
+    promotion_at_[entry.spec.id] = at_s;
+    promotions_.emplace(at_s, entry.spec.id);
+  }
+}
+
+void LasScheduler::on_job_started(const RunningJob& job) {
+  queue_.erase(job.id);
+  if (auto it = promotion_at_.find(job.id); it != promotion_at_.end()) {
+    promotions_.erase({it->second, job.id});
+    promotion_at_.erase(it);
+  }
+  auto offset = offset_gpu_s_.find(job.id);
+  Running info;
+  info.counted_at_start_gpu_s = std::max(0.0, job.prior_gpu_s - (offset == offset_gpu_s_.end() ? 0.0 : offset->second));
+  info.level = level_of(info.counted_at_start_gpu_s);
+  info.share = static_cast<double>(job.milli) / model::MILLI_PER_GPU;
+  info.start_s = job.start_s;
+  by_level_[info.level].emplace(info.start_s, job.id);
+  schedule_demotion(job.id, info);
+  running_info_[job.id] = info;
+}
+
+void LasScheduler::on_job_stopped(const RunningJob& job, model::EndCause cause) {
+  auto it = running_info_.find(job.id);
+  if (it == running_info_.end()) {
+    return;
+  }
+  by_level_[it->second.level].erase({it->second.start_s, job.id});
+  demotions_.erase({it->second.demote_at_s, job.id});
+  running_info_.erase(it);
+  if (cause != model::EndCause::PREEMPTED) {
+    offset_gpu_s_.erase(job.id);
+  }
+}
+
+void LasScheduler::schedule_demotion(model::JobId id, Running& info) {
+  info.demote_at_s = NEVER;
+  if (info.level >= params_.thresholds_gpu_s.size() || info.share <= 0.0) {
+    return;
+  }
+  double to_go_gpu_s = params_.thresholds_gpu_s[info.level] - info.counted_at_start_gpu_s;
+  info.demote_at_s = info.start_s + to_go_gpu_s / info.share;
+  demotions_.emplace(info.demote_at_s, id);
+}
+
+void LasScheduler::set_level(model::JobId id, Running& info, std::uint32_t level) {
+  by_level_[info.level].erase({info.start_s, id});
+  info.level = level;
+  by_level_[level].emplace(info.start_s, id);
+}
+
+bool LasScheduler::apply_level_changes(const model::ClusterView& cluster) {
+  bool changed = false;
+  while (!demotions_.empty() && demotions_.begin()->first <= now_s()) {
+    model::JobId id = demotions_.begin()->second;
+    demotions_.erase(demotions_.begin());
+    Running& info = running_info_.at(id);
+    set_level(id, info, info.level + 1);
+    schedule_demotion(id, info);
+    changed = true;
+  }
+  while (!promotions_.empty() && promotions_.begin()->first <= now_s()) {
+    model::JobId id = promotions_.begin()->second;
+    promotions_.erase(promotions_.begin());
+    promotion_at_.erase(id);
+    if (const model::JobEntry* entry = queued_entry(cluster, id)) {
+      offset_gpu_s_[id] = entry->attained_gpu_s;
+      queue_.insert({0.0, entry->spec.submit_time_s, id});
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void LasScheduler::schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
+                                 std::vector<model::Decision>& out) {
+  bool levels_changed = apply_level_changes(cluster);
+  bool claimant_started = serve_claimant(cluster, out);
+  if (levels_changed || claimant_started || !changes.arrivals_only()) {
+    full_pass(cluster, out);
+    return;
+  }
+  // Only arrivals: every other queued job still cannot start or preempt where it could not.
+  std::vector<QueueKey> arrivals;
+  for (model::JobId id : changes.arrived) {
+    if (queue_.contains(id)) {
+      arrivals.push_back(queue_.key_of(id));
+    }
+  }
+  std::sort(arrivals.begin(), arrivals.end());
+  min_unplaceable_ = NO_LIMIT;
+  min_unpreemptable_ = NO_LIMIT;
+  for (const QueueKey& key : arrivals) {
+    const model::JobEntry* entry = queued_entry(cluster, key.job);
+    if (entry != nullptr && consider(*entry, out) == Step::PREEMPTED) {
+      return;
+    }
+  }
+}
+
+bool LasScheduler::can_preempt() const {
+  return params_.preemption && !preemptions_outstanding() && !claimant_ && !running_info_.empty();
+}
+
+void LasScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
+  min_unplaceable_ = NO_LIMIT;
+  min_unpreemptable_ = NO_LIMIT;
+  std::uint32_t examined = 0;
+  auto it = queue_.begin();
+  while (it != queue_.end() && examined < params_.queue_depth) {
+    if (no_room() && !can_preempt()) {
+      return;
+    }
+    auto next = std::next(it);
+    const model::JobEntry* entry = queued_entry(cluster, it->job);
+    if (entry == nullptr) {
+      queue_.erase(it);
+      it = next;
+      continue;
+    }
+    ++examined;
+    if (consider(*entry, out) == Step::PREEMPTED) {
+      return;
+    }
+    it = next;
+  }
+}
+
+LasScheduler::Step LasScheduler::consider(const model::JobEntry& entry, std::vector<model::Decision>& out) {
+  const model::JobSpec& job = entry.spec;
+  if (job.is_fractional() || job.gpus < min_unplaceable_) {
+    if (auto where = try_place(entry)) {
+      start(entry, std::move(*where), out);
+      return Step::STARTED;
+    }
+    if (!job.is_fractional()) {
+      min_unplaceable_ = job.gpus;
+    }
+  }
+  return try_preempt_for(entry, out) ? Step::PREEMPTED : Step::NOT_NOW;
+}
+
+bool LasScheduler::try_preempt_for(const model::JobEntry& entry, std::vector<model::Decision>& out) {
+  if (!can_preempt() || entry.spec.gpus >= min_unpreemptable_) {
+    return false;
+  }
+  // Later jobs sit in the same or lower queues: they have no more victims than this one.
+  auto level = static_cast<std::uint32_t>(queue_.key_of(entry.spec.id).primary);
+  std::vector<model::JobId> candidates;
+  for (std::size_t l = by_level_.size(); l-- > level + 1;) {
+    for (auto r = by_level_[l].rbegin(); r != by_level_[l].rend(); ++r) {
+      candidates.push_back(r->second);
+    }
+  }
+  auto victims = candidates.empty() ? candidates : plan_victims(entry.spec.gpus, free_, running_, candidates);
+  if (victims.empty()) {
+    min_unpreemptable_ = candidates.empty() ? 0 : std::min(min_unpreemptable_, entry.spec.gpus);
+    return false;
+  }
+  for (model::JobId victim : victims) {
+    preempt(victim, out);
+  }
+  claimant_ = entry.spec.id;
+  return true;
+}
+
+std::unique_ptr<Scheduler> make_las(const LasParams& params) { return std::make_unique<LasScheduler>(params); }
+
+} // namespace acme::policies

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "acme/model/ids.hpp"
+
+#include <compare>
+#include <set>
+#include <unordered_map>
+
+namespace acme::policies {
+
+/// Position of a queued job: smaller keys go first; `job` breaks ties so the order is total.
+struct QueueKey {
+  double primary = 0.0;
+  double secondary = 0.0;
+  model::JobId job{};
+  friend auto operator<=>(const QueueKey&, const QueueKey&) = default;
+};
+
+/// Waiting jobs in key order with O(log n) insertion and removal anywhere (backfilled jobs leave from
+/// the middle). Keys may be recomputed (dynamic priorities) with rekey().
+class OrderedQueue {
+public:
+  using Set = std::set<QueueKey>;
+  using const_iterator = Set::const_iterator;
+
+  bool empty() const { return set_.empty(); }
+  std::size_t size() const { return set_.size(); }
+  const_iterator begin() const { return set_.begin(); }
+  const_iterator end() const { return set_.end(); }
+  bool contains(model::JobId job) const { return index_.count(job) > 0; }
+  /// The key of a queued job (it must be queued).
+  const QueueKey& key_of(model::JobId job) const { return index_.at(job); }
+
+  /// The first job after `key` (which need not be queued any more).
+  const_iterator after(const QueueKey& key) const { return set_.upper_bound(key); }
+  /// Adds a job (a job already queued is moved to its new key).
+  void insert(const QueueKey& key) {
+    erase(key.job);
+    set_.insert(key);
+    index_.emplace(key.job, key);
+  }
+  /// Removes a job; false when it was not queued.
+  bool erase(model::JobId job) {
+    auto it = index_.find(job);
+    if (it == index_.end()) {
+      return false;
+    }
+    set_.erase(it->second);
+    index_.erase(it);
+    return true;
+  }
+  /// Removes the element at `it` and returns the next one (for scans that start jobs as they go).
+  const_iterator erase(const_iterator it) {
+    index_.erase(it->job);
+    return set_.erase(it);
+  }
+  /// Recomputes every key with `key_of(job)`; O(n log n).
+  template <class KeyOf>
+  void rekey(KeyOf key_of) {
+    Set fresh;
+    for (const auto& k : set_) {
+      QueueKey nk = key_of(k.job);
+      fresh.insert(nk);
+      index_[k.job] = nk;
+    }
+    set_.swap(fresh);
+  }
+
+private:
+  Set set_;
+  std::unordered_map<model::JobId, QueueKey> index_;
+};
+
+} // namespace acme::policies

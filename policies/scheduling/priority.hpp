@@ -1,0 +1,27 @@
+#pragma once
+
+#include "acme/config/node.hpp"
+#include "acme/policies/registry.hpp"
+#include "acme/policies/scheduling/ordered_scheduler.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace acme::policies {
+
+/// Slurm-like multifactor priority (job class per type, age, fair share per user; see PriorityParams)
+/// with EASY backfilling by default.
+struct PrioritySchedulerParams {
+  PriorityParams priority;
+  BackfillMode backfill = BackfillMode::EASY;
+  std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
+  EstimatorParams estimator;
+
+  static PrioritySchedulerParams parse(const config::Node& node);
+  static std::vector<ParamDoc> docs();
+  OrderedSchedulerConfig to_config() const;
+};
+
+std::unique_ptr<Scheduler> make_priority(const PrioritySchedulerParams& params);
+
+} // namespace acme::policies

@@ -1,0 +1,100 @@
+#include "acme/policies/scheduling/priority_order.hpp"
+
+#include "acme/policies/scheduling/policy_params.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace acme::policies {
+
+PriorityParams PriorityParams::parse(const config::Node& node) {
+  PriorityParams p;
+  p.type_weight = parse_nonnegative_or(node, "type_weight", p.type_weight);
+  p.age_weight = parse_nonnegative_or(node, "age_weight", p.age_weight);
+  p.fairshare_weight = parse_nonnegative_or(node, "fairshare_weight", p.fairshare_weight);
+  parse_type_map(node, "type_factor", p.type_factor);
+  p.max_age_s = parse_duration_or(node, "max_age", p.max_age_s);
+  if (p.max_age_s <= 0.0) {
+    node["max_age"].fail("expected a positive duration such as \"7d\"");
+  }
+  p.fairshare_half_life_s = parse_duration_or(node, "fairshare_half_life", p.fairshare_half_life_s);
+  if (p.fairshare_half_life_s <= 0.0) {
+    node["fairshare_half_life"].fail("expected a positive duration such as \"7d\"");
+  }
+  p.recalc_interval_s = parse_duration_or(node, "recalc_interval", p.recalc_interval_s);
+  return p;
+}
+
+std::vector<std::string> PriorityParams::keys() {
+  return {"type_weight", "age_weight", "fairshare_weight", "type_factor", "max_age", "fairshare_half_life",
+          "recalc_interval"};
+}
+
+std::vector<ParamDoc> PriorityParams::docs() {
+  return {{"type_weight", format_number(DEFAULT_TYPE_WEIGHT), "weight of the job-class (QoS) factor"},
+          {"type_factor", "pretrain 1, sft/mllm/debug 0.6, eval/other 0.2",
+           "class factor in [0, 1] per job type (a map: pretrain, sft, mllm, eval, debug, other)"},
+          {"age_weight", format_number(DEFAULT_AGE_WEIGHT), "weight of the age factor min(wait / max_age, 1)"},
+          {"max_age", "7d", "wait at which the age factor saturates (Slurm PriorityMaxAge)"},
+          {"fairshare_weight", format_number(DEFAULT_FAIRSHARE_WEIGHT),
+           "weight of the user's fair-share factor 2^(-usage share / fair share)"},
+          {"fairshare_half_life", "7d", "half-life of past GPU usage (Slurm PriorityDecayHalfLife)"},
+          {"recalc_interval", "5min", "how often queued priorities are recomputed (Slurm PriorityCalcPeriod)"}};
+}
+
+double PriorityOrder::usage_at(const Usage& usage, double now_s) const {
+  double dt = std::max(0.0, now_s - usage.at_s);
+  double keep = std::exp2(-dt / params_.fairshare_half_life_s);
+  double accrual_scale_s = params_.fairshare_half_life_s / std::numbers::ln2; // integral of the decay kernel
+  return usage.decayed_gpu_s * keep + usage.running_gpus * accrual_scale_s * (1.0 - keep);
+}
+
+void PriorityOrder::change_running(Usage& usage, double now_s, double delta_gpus) {
+  usage.decayed_gpu_s = usage_at(usage, now_s);
+  usage.at_s = now_s;
+  usage.running_gpus = std::max(0.0, usage.running_gpus + delta_gpus);
+}
+
+double PriorityOrder::fairshare_factor(model::UserId user, double now_s) const {
+  auto it = users_.find(user);
+  double total_gpu_s = usage_at(total_, now_s);
+  if (it == users_.end() || total_gpu_s <= 0.0) {
+    return 1.0;
+  }
+  double usage_share = usage_at(it->second, now_s) / total_gpu_s;
+  double fair_share = 1.0 / static_cast<double>(users_.size());
+  return std::exp2(-usage_share / fair_share);
+}
+
+double PriorityOrder::priority(const model::JobSpec& job, double now_s) const {
+  double age = std::clamp((now_s - job.submit_time_s) / params_.max_age_s, 0.0, 1.0);
+  return params_.type_weight * params_.type_factor[static_cast<std::size_t>(job.type)] + params_.age_weight * age +
+         params_.fairshare_weight * fairshare_factor(job.user, now_s);
+}
+
+QueueKey PriorityOrder::key(const model::JobEntry& entry, double now_s) const {
+  return {-priority(entry.spec, now_s), entry.spec.submit_time_s, entry.spec.id};
+}
+
+bool PriorityOrder::refresh(double now_s) {
+  if (now_s < next_recalc_s_) {
+    return false;
+  }
+  next_recalc_s_ = now_s + params_.recalc_interval_s;
+  return true;
+}
+
+void PriorityOrder::on_start(const RunningJob& job, double now_s) {
+  double gpus = static_cast<double>(job.milli) / model::MILLI_PER_GPU;
+  change_running(users_[job.user], now_s, gpus);
+  change_running(total_, now_s, gpus);
+}
+
+void PriorityOrder::on_stop(const RunningJob& job, double now_s) {
+  double gpus = static_cast<double>(job.milli) / model::MILLI_PER_GPU;
+  change_running(users_[job.user], now_s, -gpus);
+  change_running(total_, now_s, -gpus);
+}
+
+} // namespace acme::policies

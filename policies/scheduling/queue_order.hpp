@@ -1,0 +1,48 @@
+#pragma once
+
+#include "acme/model/cluster_view.hpp"
+#include "acme/policies/scheduling/ordered_queue.hpp"
+#include "acme/policies/scheduling/running_jobs.hpp"
+
+#include <functional>
+
+namespace acme::policies {
+
+/// The order of a scheduler's GPU queue. Keys are computed when a job is queued; an order whose keys
+/// change with time (priorities with age and fair share) asks for a recomputation through refresh().
+class QueueOrder {
+public:
+  virtual ~QueueOrder() = default;
+  /// Key of a queued job at `now_s` (smaller goes first).
+  virtual QueueKey key(const model::JobEntry& entry, double now_s) const = 0;
+  /// Called once per round before scheduling; true when every queued key must be recomputed now.
+  virtual bool refresh(double now_s) {
+    (void)now_s;
+    return false;
+  }
+  virtual void on_start(const RunningJob& job, double now_s) { (void)job, (void)now_s; }
+  virtual void on_stop(const RunningJob& job, double now_s) { (void)job, (void)now_s; }
+};
+
+/// First come, first served: by submission time.
+class FifoOrder final : public QueueOrder {
+public:
+  QueueKey key(const model::JobEntry& entry, double) const override {
+    return {entry.spec.submit_time_s, 0.0, entry.spec.id};
+  }
+};
+
+/// Shortest estimated job first: by remaining estimated service, then submission time.
+class ShortestFirstOrder final : public QueueOrder {
+public:
+  using Estimate = std::function<double(const model::JobEntry&)>;
+  explicit ShortestFirstOrder(Estimate estimate) : estimate_(std::move(estimate)) {}
+  QueueKey key(const model::JobEntry& entry, double) const override {
+    return {estimate_(entry), entry.spec.submit_time_s, entry.spec.id};
+  }
+
+private:
+  Estimate estimate_;
+};
+
+} // namespace acme::policies

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "acme/config/node.hpp"
+#include "acme/policies/registry.hpp"
+#include "acme/policies/scheduling/ordered_scheduler.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace acme::policies {
+
+/// Reservations as GPU quotas per job class (or user) with borrowing and reclaim (QuotaParams), over a
+/// priority or FIFO queue with optional EASY backfilling: Seren's setup is the default (multifactor
+/// priority + a pretraining quota + EASY). Jobs the quotas hold back wait without blocking others.
+struct QuotaSchedulerParams {
+  QuotaParams quota;
+  OrderKind order = OrderKind::PRIORITY;
+  PriorityParams priority; ///< with order: priority
+  BackfillMode backfill = BackfillMode::EASY;
+  std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
+  EstimatorParams estimator;
+
+  static QuotaSchedulerParams parse(const config::Node& node);
+  static std::vector<ParamDoc> docs();
+  OrderedSchedulerConfig to_config() const;
+};
+
+std::unique_ptr<Scheduler> make_quota(const QuotaSchedulerParams& params);
+
+} // namespace acme::policies

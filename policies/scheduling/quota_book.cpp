@@ -1,0 +1,147 @@
+#include "acme/policies/scheduling/quota_book.hpp"
+
+#include "acme/model/assert.hpp"
+#include "acme/policies/placement/placement_policy.hpp"
+#include "acme/policies/scheduling/policy_params.hpp"
+#include "acme/policies/scheduling/victim_planner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace acme::policies {
+
+QuotaParams QuotaParams::parse(const config::Node& node) {
+  QuotaParams p;
+  p.group_by = parse_choice(node, "group_by", p.group_by, {{"type", QuotaGroupBy::TYPE}, {"user", QuotaGroupBy::USER}},
+                            "quota grouping");
+  if (p.group_by == QuotaGroupBy::TYPE) {
+    if (node["user_quota"].is_defined()) {
+      node["user_quota"].fail("user_quota needs group_by: user; expected quotas per job type under \"quotas\"");
+    }
+    parse_type_map(node, "quotas", p.type_quota_gpus);
+    for (double& q : p.type_quota_gpus) {
+      if (q != std::floor(q)) {
+        node["quotas"].fail("expected whole numbers of GPUs");
+      }
+    }
+  } else {
+    if (node["quotas"].is_defined()) {
+      node["quotas"].fail("per-user quotas by name are not supported (policies see anonymous user ids); "
+                          "expected user_quota: the GPUs every user owns");
+    }
+    config::Node per_user = node["user_quota"];
+    if (per_user.is_defined()) {
+      std::int64_t gpus = per_user.as_int();
+      if (gpus < 0) {
+        per_user.fail("expected a number of GPUs >= 0, got \"" + per_user.as_string() + "\"");
+      }
+      p.default_quota_gpus = static_cast<std::uint32_t>(gpus);
+    }
+  }
+  if (node["borrowing"].is_defined()) {
+    p.borrowing = node["borrowing"].as_bool();
+  }
+  if (node["reclaim"].is_defined()) {
+    p.reclaim = node["reclaim"].as_bool();
+  }
+  return p;
+}
+
+std::vector<ParamDoc> QuotaParams::docs() {
+  return {{"group_by", "type", "what a quota belongs to: type (job type) or user"},
+          {"quotas", "{}", "GPUs reserved per job type (group_by type), e.g. {pretrain: 1800}; unlisted types own 0"},
+          {"user_quota", "0", "GPUs every user owns (group_by user)"},
+          {"borrowing", "true", "jobs beyond their quota may use reserved GPUs their owners leave idle"},
+          {"reclaim", "true", "an owner that cannot fit preempts borrowers back to the unreserved capacity"}};
+}
+
+QuotaBook::QuotaBook(QuotaParams params, std::uint32_t total_gpus)
+    : params_(std::move(params)), total_milli_(std::uint64_t{total_gpus} * model::MILLI_PER_GPU) {
+  if (params_.group_by == QuotaGroupBy::TYPE) {
+    double reserved_gpus = 0.0;
+    for (double q : params_.type_quota_gpus) {
+      reserved_gpus += q;
+    }
+    auto reserved = static_cast<std::uint64_t>(std::min<double>(reserved_gpus, total_gpus)) * model::MILLI_PER_GPU;
+    unreserved_milli_ = total_milli_ - reserved;
+  } else {
+    unreserved_milli_ = 0; // every GPU may be some user's quota
+  }
+}
+
+std::uint64_t QuotaBook::quota_milli(std::uint64_t group) const {
+  double gpus = params_.group_by == QuotaGroupBy::TYPE ? params_.type_quota_gpus[group] : params_.default_quota_gpus;
+  return static_cast<std::uint64_t>(gpus) * model::MILLI_PER_GPU;
+}
+
+std::uint64_t QuotaBook::owned_milli(const model::JobSpec& job) const {
+  auto it = owned_by_group_.find(group_of(job.type, job.user));
+  return it == owned_by_group_.end() ? 0 : it->second;
+}
+
+std::uint64_t QuotaBook::borrow_limit_milli() const {
+  if (!params_.borrowing) {
+    return unreserved_milli_;
+  }
+  // Unreserved GPUs plus every owner's idle quota: only the physical capacity limits borrowing.
+  return total_milli_ > owned_total_ ? total_milli_ - owned_total_ : 0;
+}
+
+Admission QuotaBook::classify(const model::JobSpec& job) const {
+  std::uint64_t need = job_milli(job);
+  if (owned_milli(job) + need <= quota_milli(group_of(job.type, job.user))) {
+    return Admission::OWNED;
+  }
+  return borrowed_milli_ + need <= borrow_limit_milli() ? Admission::BORROWED : Admission::BLOCKED;
+}
+
+bool QuotaBook::can_ever_run(const model::JobSpec& job) const {
+  std::uint64_t need = job_milli(job);
+  if (need <= quota_milli(group_of(job.type, job.user))) {
+    return true;
+  }
+  return params_.borrowing ? need <= total_milli_ : need <= unreserved_milli_;
+}
+
+void QuotaBook::on_start(const RunningJob& job) {
+  std::uint64_t group = group_of(job.type, job.user);
+  std::uint64_t& owned = owned_by_group_[group];
+  if (owned + job.milli <= quota_milli(group)) {
+    owned += job.milli;
+    owned_total_ += job.milli;
+    return;
+  }
+  borrowers_.emplace(job.id, job.milli);
+  borrowed_milli_ += job.milli;
+}
+
+void QuotaBook::on_stop(const RunningJob& job) {
+  if (auto it = borrowers_.find(job.id); it != borrowers_.end()) {
+    borrowed_milli_ -= it->second;
+    borrowers_.erase(it);
+    return;
+  }
+  std::uint64_t& owned = owned_by_group_[group_of(job.type, job.user)];
+  ACME_ASSERT(owned >= job.milli && owned_total_ >= job.milli, "owned GPUs are released once");
+  owned -= job.milli;
+  owned_total_ -= job.milli;
+}
+
+std::vector<model::JobId> plan_reclaim(const model::JobSpec& owner, const QuotaBook& book, const RunningJobs& running,
+                                       const FreeResources& free) {
+  std::vector<std::pair<double, model::JobId>> borrowers;
+  for (const auto& [id, job] : running.all()) {
+    if (book.is_borrowing(id)) {
+      borrowers.emplace_back(job.start_s, id);
+    }
+  }
+  std::sort(borrowers.begin(), borrowers.end(), [](const auto& a, const auto& b) { return a > b; });
+  std::vector<model::JobId> candidates;
+  candidates.reserve(borrowers.size());
+  for (const auto& b : borrowers) {
+    candidates.push_back(b.second);
+  }
+  return plan_victims(owner.gpus, free, running, candidates, book.reclaimable_milli());
+}
+
+} // namespace acme::policies

@@ -1,0 +1,91 @@
+#pragma once
+
+#include "acme/config/node.hpp"
+#include "acme/model/job.hpp"
+#include "acme/policies/registry.hpp"
+#include "acme/policies/scheduling/running_jobs.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace acme::policies {
+
+/// How jobs are grouped for quotas.
+enum class QuotaGroupBy : std::uint8_t { TYPE, USER };
+
+/// Quotas of GPUs per group (job type or user). A job whose group still has quota left for it runs as
+/// an owner; otherwise it borrows: from the GPUs no quota reserves, and, with `borrowing`, from the
+/// reserved GPUs that their owners leave idle. With `reclaim`, an owner that cannot fit preempts
+/// borrowers (most recently started first) back down to the unreserved capacity.
+struct QuotaParams {
+  QuotaGroupBy group_by = QuotaGroupBy::TYPE;
+  std::vector<double> type_quota_gpus = std::vector<double>(model::JOB_TYPE_COUNT, 0.0); ///< group_by type
+  std::uint32_t default_quota_gpus = 0; ///< every user's quota (group_by user)
+  bool borrowing = true;
+  bool reclaim = true;
+
+  /// Reads the quota keys of a policy's mapping (the caller checks for unknown keys).
+  static QuotaParams parse(const config::Node& node);
+  static std::vector<std::string> keys() { return {"group_by", "quotas", "user_quota", "borrowing", "reclaim"}; }
+  static std::vector<ParamDoc> docs();
+};
+
+/// How a job would run right now under the quotas.
+enum class Admission : std::uint8_t {
+  OWNED,    ///< inside its group's quota
+  BORROWED, ///< beyond its group's quota, within what borrowing allows
+  BLOCKED,  ///< would exceed what borrowing allows: waits (does not block other jobs)
+};
+
+/// The quota accounting of one cluster: GPUs owned per group and GPUs borrowed in all, in thousandths of
+/// a GPU (a fractional job counts its share).
+class QuotaBook {
+public:
+  QuotaBook(QuotaParams params, std::uint32_t total_gpus);
+
+  Admission classify(const model::JobSpec& job) const;
+  /// False when the job could never run under the quotas even on an empty cluster (reject it).
+  bool can_ever_run(const model::JobSpec& job) const;
+  void on_start(const RunningJob& job);
+  void on_stop(const RunningJob& job);
+
+  bool is_borrowing(model::JobId job) const { return borrowers_.count(job) > 0; }
+  std::uint64_t borrowed_milli() const { return borrowed_milli_; }
+  /// GPUs no quota reserves: borrowing up to this much is never reclaimed.
+  std::uint64_t unreserved_milli() const { return unreserved_milli_; }
+  /// GPUs owners may take back from borrowers right now.
+  std::uint64_t reclaimable_milli() const {
+    return borrowed_milli_ > unreserved_milli_ ? borrowed_milli_ - unreserved_milli_ : 0;
+  }
+  const QuotaParams& params() const { return params_; }
+  /// GPUs the job's group owns (runs inside its quota) right now.
+  std::uint64_t owned_milli(const model::JobSpec& job) const;
+  std::uint64_t group_of(model::JobType type, model::UserId user) const { return group_key(params_, type, user); }
+  static std::uint64_t group_key(const QuotaParams& params, model::JobType type, model::UserId user) {
+    return params.group_by == QuotaGroupBy::TYPE ? static_cast<std::uint64_t>(type) : model::to_index(user);
+  }
+  std::uint64_t quota_milli(std::uint64_t group) const;
+
+private:
+  std::uint64_t borrow_limit_milli() const;
+
+  QuotaParams params_;
+  std::uint64_t total_milli_ = 0;
+  std::uint64_t unreserved_milli_ = 0;
+  std::unordered_map<std::uint64_t, std::uint64_t> owned_by_group_;
+  std::uint64_t owned_total_ = 0;
+  std::unordered_map<model::JobId, std::uint64_t> borrowers_;
+  std::uint64_t borrowed_milli_ = 0;
+};
+
+class FreeResources;
+
+/// Borrowers to preempt so that an owner job fits: most recently started first, only while borrowing
+/// stays above the unreserved capacity; empty when that cannot make room.
+std::vector<model::JobId> plan_reclaim(const model::JobSpec& owner, const QuotaBook& book, const RunningJobs& running,
+                                       const FreeResources& free);
+
+} // namespace acme::policies

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "acme/config/node.hpp"
+#include "acme/policies/registry.hpp"
+#include "acme/policies/scheduling/ordered_scheduler.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace acme::policies {
+
+/// Shortest (estimated) job first, non-preemptive: the queue is ordered by estimated remaining service
+/// and every job that fits starts, in that order (a job that does not fit blocks nothing).
+struct SjfParams {
+  std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
+  EstimatorParams estimator;
+
+  static SjfParams parse(const config::Node& node);
+  static std::vector<ParamDoc> docs();
+  OrderedSchedulerConfig to_config() const;
+};
+
+std::unique_ptr<Scheduler> make_sjf(const SjfParams& params);
+
+} // namespace acme::policies

@@ -1,0 +1,86 @@
+// `acme-sim validate SUBJECT`: fidelity checks, each subject in its own file (validate_<subject>.cpp).
+#include "acme/cli/commands.hpp"
+#include "acme/cli/validate_subjects.hpp"
+#include "acme/model/error.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <unistd.h>
+
+namespace acme::cli {
+namespace {
+
+struct Subject {
+  std::string summary;
+  std::function<int(const ValidationContext&)> run;
+};
+
+const std::map<std::string, Subject>& subjects() {
+  static const std::map<std::string, Subject> table = {
+      {"checkpoint",
+       {"checkpoint/recovery model vs closed forms (expected wall time, Young/Daly intervals, optimum) and the "
+        "paper's async-checkpoint ratios",
+        validate_checkpoint}},
+      {"workload",
+       {"the synthetic Acme workload vs the paper: duration and GPU-count CDFs, type and state shares, Table 2",
+        validate_workload}},
+  };
+  return table;
+}
+
+void print_help() {
+  std::printf("usage: acme-sim validate SUBJECT [options]\n\nsubjects:\n");
+  for (const auto& [name, subject] : subjects()) {
+    std::printf("  %-12s %s\n", name.c_str(), subject.summary.c_str());
+  }
+  std::printf("\noptions:\n  --work-dir DIR   keep the runs' files in DIR (default: a temporary folder, removed)\n"
+              "Exit code 0 when every check passes, 1 otherwise.\n");
+}
+
+std::string self_exe() {
+  std::error_code ec;
+  auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("acme-sim") : path.string();
+}
+
+} // namespace
+
+int cmd_validate(std::vector<std::string> args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    print_help();
+    return args.empty() ? 2 : 0;
+  }
+  auto it = subjects().find(args[0]);
+  if (it == subjects().end()) {
+    std::vector<std::string> names;
+    for (const auto& [name, subject] : subjects()) {
+      names.push_back(name);
+    }
+    throw ConfigError(Location{"acme-sim validate", 0, 0}, "",
+                      "unknown subject \"" + args[0] + "\"; expected one of: " + join(names));
+  }
+  ValidationContext ctx;
+  ctx.self_exe = self_exe();
+  bool keep = false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--work-dir" && i + 1 < args.size()) {
+      ctx.work_dir = args[++i];
+      keep = true;
+    } else {
+      ctx.args.push_back(args[i]);
+    }
+  }
+  if (ctx.work_dir.empty()) {
+    ctx.work_dir = (std::filesystem::temp_directory_path() / ("acme-validate-" + std::to_string(::getpid()))).string();
+  }
+  std::filesystem::create_directories(ctx.work_dir);
+  int rc = it->second.run(ctx);
+  if (!keep) {
+    std::filesystem::remove_all(ctx.work_dir);
+  }
+  return rc;
+}
+
+} // namespace acme::cli

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "acme/config/config.hpp"
+#include "acme/model/distribution.hpp"
+#include "acme/model/job.hpp"
+
+#include <string>
+#include <vector>
+
+namespace acme::config {
+
+/// One category of infrastructure failure of a node.
+struct FailureCategoryConfig {
+  std::string name;
+  double rate_per_node_day = 0.0; ///< failures per node per day (config: per 1,000 node-days)
+  model::Distribution repair;     ///< time until the node is back
+  bool hang = false;              ///< the job hangs (noticed after a timeout) instead of crashing
+};
+
+/// `failures:` — infrastructure failure injection.
+struct FailureConfig {
+  bool enabled = false;
+  std::vector<FailureCategoryConfig> categories;
+  double leaf_rate_per_switch_day = 0.0;
+  model::Distribution leaf_repair;
+  std::string trace_path;              ///< optional replay of (time, cluster, node, category); "" = none
+  bool isolated_until_operator = false; ///< isolated nodes wait for an operator instead of coming back after repair
+  model::Distribution operator_return;  ///< operator's delay to return an isolated, repaired node
+
+  double node_rate_per_day() const;
+};
+
+/// `checkpoint:` — when and how training jobs save their state.
+struct CheckpointConfig {
+  PolicySpec policy;                    ///< none | fixed | young_daly | daly
+  bool async = false;                   ///< snapshot to host memory, persist in the background
+  double bytes_per_param = 14.0;        ///< mixed-precision Adam: bf16 weights 2 + fp32 master 4 + moments 8
+  std::uint32_t host_snapshots = 2;     ///< async snapshots host memory holds at once
+  std::vector<model::JobType> applies_to{model::JobType::PRETRAIN};
+  /// Model size assumed for a job that does not carry one, by its GPU count (ascending max_gpus).
+  std::vector<std::pair<std::uint32_t, double>> params_by_gpus;
+
+  bool applies(model::JobType type) const;
+  double model_params_for(const model::JobSpec& job) const;
+};
+
+/// `preemption:` — what preempting a running job costs.
+struct PreemptionConfig {
+  bool save_on_preempt = true;          ///< write a checkpoint before releasing (else lose work since the last)
+  model::Distribution fallback_save;    ///< save cost of jobs without a checkpoint model
+  model::Distribution fallback_restore; ///< restore cost of jobs without a checkpoint model
+};
+
+/// `recovery:` — what happens after an infrastructure failure.
+struct RecoveryConfig {
+  PolicySpec policy;                    ///< manual | automatic
+  std::vector<model::JobType> applies_to{model::JobType::PRETRAIN};
+  bool applies(model::JobType type) const;
+};
+
+struct FaultConfig {
+  FailureConfig failures;
+  CheckpointConfig checkpoint;
+  PreemptionConfig preemption;
+  RecoveryConfig recovery;
+};
+
+/// Parses the `failures`, `checkpoint`, `preemption` and `recovery` sections of `root` (all optional).
+FaultConfig parse_fault_config(const Node& root);
+
+} // namespace acme::config

@@ -1,0 +1,215 @@
+// Infrastructure failures: per-node failure processes by category, leaf switch outages that take
+// their nodes down, repairs, and what happens to the jobs hit (recovery policies).
+#include "acme/engine/engine_state.hpp"
+#include "acme/model/assert.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace acme::engine {
+
+void Simulation::Impl::start_failure_processes() {
+  if (!faults.failures.enabled) {
+    return;
+  }
+  for (std::size_t c = 0; c < clusters.size(); ++c) {
+    model::ClusterId cid{static_cast<std::uint16_t>(c)};
+    for (std::uint32_t n = 0; n < clusters[c].view.shape().nodes; ++n) {
+      draw_next_failure(cid, n);
+    }
+    double leaf_rate = faults.failures.leaf_rate_per_switch_day / model::SECONDS_PER_DAY;
+    for (std::uint32_t l = 0; leaf_rate > 0.0 && l < clusters[c].view.shape().leaves; ++l) {
+      schedule(now_s + failure_rng.exponential(1.0 / leaf_rate), EventKind::LEAF_FAILURE, pack(cid, l), 0);
+    }
+  }
+}
+
+void Simulation::Impl::draw_next_failure(model::ClusterId cluster, std::uint32_t node) {
+  double rate = faults.failures.node_rate_per_day() / model::SECONDS_PER_DAY;
+  if (rate <= 0.0) {
+    return;
+  }
+  auto& generation = clusters[model::to_index(cluster)].failure_generation[node];
+  ++generation;
+  schedule(now_s + failure_rng.exponential(1.0 / rate), EventKind::NODE_FAILURE, pack(cluster, node), generation);
+}
+
+void Simulation::Impl::on_node_failure(std::uint64_t subject) {
+  model::ClusterId cid = cluster_of(subject);
+  std::uint32_t node = index_of(subject);
+  ClusterRuntime& cluster = clusters[model::to_index(cid)];
+  // Which category: proportional to the categories' rates.
+  double pick = failure_rng.uniform() * faults.failures.node_rate_per_day();
+  std::uint32_t category = 0;
+  for (; category + 1 < faults.failures.categories.size(); ++category) {
+    pick -= faults.failures.categories[category].rate_per_node_day;
+    if (pick < 0.0) {
+      break;
+    }
+  }
+  // Fail the jobs first (cancelling their transfers), then power the node off.
+  std::vector<model::JobId> hit = cluster.jobs_on_node[node];
+  for (model::JobId id : hit) {
+    fail_job(id, jobs.at(id), category);
+  }
+  node_down(cluster, cid, node);
+  double repair = faults.failures.categories[category].repair.sample(failure_rng);
+  if (faults.failures.isolated_until_operator) {
+    repair += faults.failures.operator_return.sample(failure_rng);
+  }
+  schedule(now_s + repair, EventKind::NODE_REPAIRED, subject, 0);
+}
+
+void Simulation::Impl::node_down(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node) {
+  if (cluster.down_reasons[node]++ > 0) {
+    return;
+  }
+  cluster.view.set_node_up(model::NodeId{node}, false);
+  cluster.pending.emplace_back(model::NodeDown{model::NodeId{node}});
+  io.set_node_power(cid, model::NodeId{node}, false);
+}
+
+void Simulation::Impl::node_up(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node) {
+  ACME_ASSERT(cluster.down_reasons[node] > 0, "a node comes back only when down");
+  if (--cluster.down_reasons[node] > 0) {
+    return;
+  }
+  cluster.view.set_node_up(model::NodeId{node}, true);
+  cluster.pending.emplace_back(model::NodeUp{model::NodeId{node}});
+  io.set_node_power(cid, model::NodeId{node}, true);
+}
+
+void Simulation::Impl::on_node_repaired(std::uint64_t subject) {
+  model::ClusterId cid = cluster_of(subject);
+  std::uint32_t node = index_of(subject);
+  node_up(clusters[model::to_index(cid)], cid, node);
+  draw_next_failure(cid, node); // a failed node fails again only once back in service
+}
+
+void Simulation::Impl::on_leaf_failure(std::uint64_t subject) {
+  model::ClusterId cid = cluster_of(subject);
+  std::uint32_t leaf = index_of(subject);
+  ClusterRuntime& cluster = clusters[model::to_index(cid)];
+  const std::uint32_t switch_category = static_cast<std::uint32_t>(faults.failures.categories.size());
+  for (model::NodeId node : graph.nodes_under(graph.cluster(cid).leaves.at(leaf))) {
+    std::vector<model::JobId> hit = cluster.jobs_on_node[model::to_index(node)];
+    for (model::JobId id : hit) {
+      if (jobs.at(id).stage != JobStage::WAITING && jobs.at(id).failed_at_s != now_s) {
+        fail_job(id, jobs.at(id), switch_category);
+      }
+    }
+    node_down(cluster, cid, model::to_index(node));
+  }
+  schedule(now_s + faults.failures.leaf_repair.sample(failure_rng), EventKind::LEAF_REPAIRED, subject, 0);
+}
+
+void Simulation::Impl::on_leaf_repaired(std::uint64_t subject) {
+  model::ClusterId cid = cluster_of(subject);
+  std::uint32_t leaf = index_of(subject);
+  ClusterRuntime& cluster = clusters[model::to_index(cid)];
+  for (model::NodeId node : graph.nodes_under(graph.cluster(cid).leaves.at(leaf))) {
+    node_up(cluster, cid, model::to_index(node));
+  }
+  double rate = faults.failures.leaf_rate_per_switch_day / model::SECONDS_PER_DAY;
+  schedule(now_s + failure_rng.exponential(1.0 / rate), EventKind::LEAF_FAILURE, subject, 0);
+}
+
+void Simulation::Impl::fail_job(model::JobId id, JobRuntime& job, std::uint32_t category) {
+  ClusterRuntime& cluster = cluster_of_job(job);
+  const model::JobSpec& spec = cluster.view.job(id).spec;
+  ++job.failures[category];
+  stop_progress(job);
+  cancel_transfers(job);
+  double rollback = job.progress_s - job.persisted_s;
+  job.lost_work_s += rollback;
+  job.lost_gpu_s += rollback * spec.gpu_share();
+  job.progress_s = job.persisted_s;
+  job.next_checkpoint_s = 0.0; // the next interval counts from the restored state
+  job.needs_restore = job.persisted_s > 0.0;
+  job.failed_at_s = now_s;
+  job.failed_category = category;
+  if (!faults.recovery.applies(spec.type)) {
+    finish_job(id, job, model::JobState::NODE_FAIL, model::EndCause::NODE_FAILURE);
+    return;
+  }
+  bool hang = category < faults.failures.categories.size() && faults.failures.categories[category].hang;
+  policies::FailureNotice notice;
+  notice.job = &spec;
+  notice.category = category < faults.failures.categories.size() ? faults.failures.categories[category].name : "switch";
+  notice.hang = hang;
+  notice.time_s = now_s;
+  double local = workload->epoch_unix_s() + now_s + cluster.view.shape().utc_offset_s;
+  double days = std::floor(local / model::SECONDS_PER_DAY);
+  notice.local_time_of_day_s = local - days * model::SECONDS_PER_DAY;
+  constexpr int THURSDAY = 3; // 1970-01-01 was a Thursday; weekdays count from Monday = 0
+  constexpr int WEEK = 7;
+  notice.local_weekday = static_cast<int>((static_cast<long long>(days) + THURSDAY) % WEEK);
+  notice.nodes = job.nodes;
+  policies::RecoveryPlan plan = recovery_policy->on_failure(notice, recovery_rng);
+  double recovered_at = now_s + plan.detect_s + plan.diagnose_s + plan.isolate_s;
+  if (plan.keep_nodes) {
+    enter(id, job, JobStage::RECOVERING);
+    job.stage_start_s = now_s;
+    schedule(recovered_at, EventKind::JOB_RECOVERED, model::to_index(id), job.generation);
+    return;
+  }
+  if (hang) {
+    // A hung job holds its nodes until someone notices; then it is killed.
+    enter(id, job, JobStage::HUNG);
+    schedule(now_s + plan.detect_s, EventKind::JOB_HANG_NOTICED, model::to_index(id), job.generation);
+    job.stage_start_s = recovered_at; // when to queue it again
+    return;
+  }
+  release(id, job, model::JobPhase::HELD);
+  cluster.pending.emplace_back(model::JobEnded{id, model::JobState::FAILED, model::EndCause::NODE_FAILURE});
+  schedule(recovered_at, EventKind::JOB_RECOVERED, model::to_index(id), job.generation);
+}
+
+void Simulation::Impl::on_hang_noticed(model::JobId id, JobRuntime& job) {
+  double recovered_at = job.stage_start_s;
+  release(id, job, model::JobPhase::HELD);
+  cluster_of_job(job).pending.emplace_back(model::JobEnded{id, model::JobState::FAILED, model::EndCause::NODE_FAILURE});
+  schedule(std::max(recovered_at, now_s), EventKind::JOB_RECOVERED, model::to_index(id), job.generation);
+}
+
+void Simulation::Impl::on_recovered(model::JobId id, JobRuntime& job) {
+  ClusterRuntime& cluster = cluster_of_job(job);
+  const model::JobEntry& entry = cluster.view.job(id);
+  if (job.stage == JobStage::RECOVERING) {
+    // The faulty node is isolated: replace every node of the job that is down by an idle node.
+    std::vector<model::NodeId> down;
+    for (const auto& share : entry.placement) {
+      if (!cluster.view.is_up(share.node)) {
+        down.push_back(share.node);
+      }
+    }
+    const auto& idle = cluster.view.idle_node_set();
+    if (idle.count() >= down.size()) {
+      bool widened = job.checkpointing && job.nodes > 1;
+      if (widened) {
+        io.widen_nic(job.cluster, entry.placement.front().node, 1);
+      }
+      std::size_t next = idle.find_first();
+      for (model::NodeId bad : down) {
+        model::NodeId good{static_cast<std::uint32_t>(next)};
+        next = idle.find_next(next + 1);
+        auto& on_bad = cluster.jobs_on_node[model::to_index(bad)];
+        on_bad.erase(std::remove(on_bad.begin(), on_bad.end(), id), on_bad.end());
+        cluster.view.move_share(id, bad, good);
+        cluster.jobs_on_node[model::to_index(good)].push_back(id);
+      }
+      if (widened) {
+        io.widen_nic(job.cluster, entry.placement.front().node, job.nodes);
+      }
+      ++job.attempts;
+      on_launched(id, job); // restart at once from the last good checkpoint
+      return;
+    }
+    release(id, job, model::JobPhase::HELD); // not enough healthy nodes: queue again
+    cluster.pending.emplace_back(model::JobEnded{id, model::JobState::FAILED, model::EndCause::NODE_FAILURE});
+  }
+  cluster.view.requeue_job(id);
+  cluster.pending.emplace_back(model::JobSubmitted{id});
+}
+
+} // namespace acme::engine

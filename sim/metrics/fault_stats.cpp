@@ -1,0 +1,117 @@
+#include "acme/metrics/fault_stats.hpp"
+
+#include "acme/metrics/recorder.hpp"
+
+#include <fmt/format.h>
+
+namespace acme::metrics {
+namespace {
+constexpr double SECONDS_PER_HOUR = 3600.0;
+std::string number(double v) { return fmt::format("{}", v); }
+} // namespace
+
+FaultStats::FaultStats(std::vector<ClusterInfo> clusters, std::vector<std::string> categories)
+    : clusters_(std::move(clusters)), categories_(std::move(categories)), totals_(clusters_.size()) {
+  for (auto& t : totals_) {
+    t.failures.assign(categories_.size(), 0);
+  }
+}
+
+void FaultStats::add(const JobRecord& r) {
+  const model::JobSpec& job = *r.spec;
+  if (r.reject != model::RejectReason::NONE) {
+    return;
+  }
+  Totals& t = totals_.at(model::to_index(job.cluster));
+  double gpus = job.gpu_share();
+  for (std::size_t i = 0; i < r.failures.size() && i < t.failures.size(); ++i) {
+    t.failures[i] += r.failures[i];
+  }
+  t.lost_gpu_s += r.lost_gpu_s;
+  t.stall_gpu_s += r.stall_s * gpus;
+  t.restore_gpu_s += r.restore_s * gpus;
+  t.checkpoints += r.checkpoints;
+  t.preemptions += r.preemptions;
+  if (job.type == model::JobType::PRETRAIN && r.first_start_s != model::UNKNOWN_TIME_S) {
+    t.pretrain_work_s += r.work_s;
+    t.pretrain_wall_s += r.end_s - r.first_start_s;
+    ++t.pretrain_jobs;
+  }
+  if (job.run == model::RunId{}) {
+    return;
+  }
+  RunTotals& run = runs_[model::to_index(job.run)];
+  run.cluster = model::to_index(job.cluster);
+  run.type = std::string(model::to_string(job.type));
+  run.gpus = std::max(run.gpus, job.gpus);
+  ++run.jobs;
+  run.attempts += r.attempts;
+  run.failures.resize(categories_.size(), 0);
+  for (std::size_t i = 0; i < r.failures.size() && i < run.failures.size(); ++i) {
+    run.failures[i] += r.failures[i];
+  }
+  run.lost_gpu_s += r.lost_gpu_s;
+  run.stall_s += r.stall_s;
+  run.work_s += r.work_s;
+  if (r.first_start_s != model::UNKNOWN_TIME_S && (run.first_start_s < 0.0 || r.first_start_s < run.first_start_s)) {
+    run.first_start_s = r.first_start_s;
+  }
+  run.last_end_s = std::max(run.last_end_s, r.end_s);
+}
+
+std::string FaultStats::failures_text(const std::vector<std::uint16_t>& failures) const {
+  std::string out;
+  for (std::size_t i = 0; i < failures.size() && i < categories_.size(); ++i) {
+    if (failures[i] > 0) {
+      out += fmt::format("{}{}:{}", out.empty() ? "" : ";", categories_[i], failures[i]);
+    }
+  }
+  return out;
+}
+
+std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const {
+  const Totals& t = totals_.at(c);
+  std::string failures;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < categories_.size(); ++i) {
+    failures += fmt::format("{}\"{}\": {}", i == 0 ? "" : ", ", categories_[i], t.failures[i]);
+    total += t.failures[i];
+  }
+  double ettr = t.pretrain_wall_s > 0.0 ? t.pretrain_work_s / t.pretrain_wall_s : 0.0;
+  std::string out = fmt::format(
+      R"("fault_tolerance": {{"failures": {}, "failures_by_category": {{{}}}, "gpu_hours_lost": {}, )"
+      R"("checkpoint_stall_gpu_hours": {}, "restore_gpu_hours": {}, "checkpoints": {}, "preemptions": {}, )"
+      R"("pretrain_jobs": {}, "pretrain_ettr": {}}})",
+      total, failures, number(t.lost_gpu_s / SECONDS_PER_HOUR), number(t.stall_gpu_s / SECONDS_PER_HOUR),
+      number(t.restore_gpu_s / SECONDS_PER_HOUR), t.checkpoints, t.preemptions, t.pretrain_jobs, number(ettr));
+  double written = c < info.storage_bytes_written.size() ? info.storage_bytes_written[c] : 0.0;
+  double read = c < info.storage_bytes_read.size() ? info.storage_bytes_read[c] : 0.0;
+  double capacity = clusters_[c].storage_bw_Bps * info.end_time_s;
+  out += fmt::format(
+      R"(, "storage": {{"bytes_written": {}, "bytes_read": {}, "write_utilisation": {}, "read_utilisation": {}}})",
+      number(written), number(read), number(capacity > 0.0 ? written / capacity : 0.0),
+      number(capacity > 0.0 ? read / capacity : 0.0));
+  return out;
+}
+
+std::string FaultStats::runs_csv() const {
+  std::string out = "run_id,cluster,type,gpus,jobs,attempts,failures,failures_by_category,gpu_hours_lost,"
+                    "checkpoint_stall_s,work_s,first_start_s,last_end_s,ettr\n";
+  for (const auto& [id, run] : runs_) {
+    std::uint64_t failures = 0;
+    std::vector<std::uint16_t> counts;
+    for (auto f : run.failures) {
+      failures += f;
+      counts.push_back(static_cast<std::uint16_t>(f));
+    }
+    double wall = run.first_start_s >= 0.0 ? run.last_end_s - run.first_start_s : 0.0;
+    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", id,
+                   clusters_.at(run.cluster).name, run.type, run.gpus, run.jobs, run.attempts, failures,
+                   failures_text(counts), number(run.lost_gpu_s / SECONDS_PER_HOUR), number(run.stall_s),
+                   number(run.work_s), number(run.first_start_s), number(run.last_end_s),
+                   number(wall > 0.0 ? run.work_s / wall : 0.0));
+  }
+  return out;
+}
+
+} // namespace acme::metrics

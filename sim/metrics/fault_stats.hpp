@@ -1,0 +1,59 @@
+#pragma once
+
+#include "acme/metrics/job_record.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace acme::metrics {
+
+struct RunInfo;
+
+/// Fault-tolerance and storage figures: per cluster totals for summary.json, per logical training
+/// run for runs.csv (a run's attempts are the jobs sharing its run id).
+class FaultStats {
+public:
+  FaultStats(std::vector<ClusterInfo> clusters, std::vector<std::string> categories);
+
+  void add(const JobRecord& record);
+  /// The "fault_tolerance" and "storage" members of cluster `c` in summary.json (no braces around).
+  std::string render_cluster(std::size_t c, const RunInfo& info) const;
+  /// runs.csv: one row per logical run.
+  std::string runs_csv() const;
+  std::string failures_text(const std::vector<std::uint16_t>& failures) const;
+
+private:
+  struct Totals {
+    std::vector<std::uint64_t> failures;
+    double lost_gpu_s = 0.0;
+    double stall_gpu_s = 0.0;
+    double restore_gpu_s = 0.0;
+    std::uint64_t checkpoints = 0;
+    std::uint64_t preemptions = 0;
+    double pretrain_work_s = 0.0;
+    double pretrain_wall_s = 0.0;
+    std::uint64_t pretrain_jobs = 0;
+  };
+  struct RunTotals {
+    std::uint16_t cluster = 0;
+    std::string type;
+    std::uint32_t jobs = 0;
+    std::uint32_t attempts = 0;
+    std::uint32_t gpus = 0;
+    std::vector<std::uint64_t> failures;
+    double lost_gpu_s = 0.0;
+    double stall_s = 0.0;
+    double work_s = 0.0;
+    double first_start_s = -1.0;
+    double last_end_s = 0.0;
+  };
+
+  std::vector<ClusterInfo> clusters_;
+  std::vector<std::string> categories_;
+  std::vector<Totals> totals_;
+  std::map<std::uint64_t, RunTotals> runs_;
+};
+
+} // namespace acme::metrics

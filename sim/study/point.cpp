@@ -1,0 +1,132 @@
+#include "acme/study/point.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdio>
+#include <set>
+
+namespace acme::study {
+namespace {
+
+// FNV-1a 64-bit parameters (Fowler, Noll, Vo; http://www.isthe.com/chongo/tech/comp/fnv/).
+constexpr std::uint64_t FNV_OFFSET_BASIS = 14695981039346656037ULL;
+constexpr std::uint64_t FNV_PRIME = 1099511628211ULL;
+
+/// The axis-value combinations: one vector of overrides per combination, grid first (the first axis
+/// varies slowest), then each zip group.
+std::vector<std::vector<config::Override>> combinations(const Study& study) {
+  std::vector<std::vector<config::Override>> combos{study.fixed};
+  auto extend = [&combos](const std::vector<const Axis*>& axes, std::size_t count) {
+    std::vector<std::vector<config::Override>> next;
+    for (const auto& combo : combos) {
+      for (std::size_t i = 0; i < count; ++i) {
+        auto extended = combo;
+        for (const Axis* axis : axes) {
+          extended.push_back({axis->key_path, axis->values[i]});
+        }
+        next.push_back(std::move(extended));
+      }
+    }
+    combos = std::move(next);
+  };
+  for (const auto& axis : study.grid) {
+    extend({&axis}, axis.values.size());
+  }
+  for (const auto& group : study.zips) {
+    std::vector<const Axis*> axes;
+    for (const auto& axis : group.axes) {
+      axes.push_back(&axis);
+    }
+    extend(axes, group.axes.front().values.size());
+  }
+  return combos;
+}
+
+std::string describe(const std::vector<config::Override>& overrides) {
+  std::string text;
+  for (const auto& o : overrides) {
+    text += (text.empty() ? "" : " ") + o.key_path + "=" + o.value;
+  }
+  return text.empty() ? "(no overrides)" : text;
+}
+
+} // namespace
+
+std::string overrides_hash(const std::vector<config::Override>& overrides) {
+  std::uint64_t hash = FNV_OFFSET_BASIS;
+  auto mix = [&hash](const std::string& text) {
+    for (unsigned char c : text) {
+      hash ^= c;
+      hash *= FNV_PRIME;
+    }
+  };
+  for (const auto& o : overrides) {
+    mix(o.key_path + "=" + o.value + "\n");
+  }
+  constexpr std::size_t HEX_DIGITS = 16;
+  std::array<char, HEX_DIGITS + 1> text{};
+  std::snprintf(text.data(), text.size(), "%016llx", static_cast<unsigned long long>(hash));
+  return std::string(text.data(), HEX_DIGITS);
+}
+
+bool point_less(const Point& a, const Point& b) {
+  if (a.group_id != b.group_id) {
+    return a.group_id < b.group_id;
+  }
+  return a.seed < b.seed;
+}
+
+std::vector<Point> expand_points(const Study& study) {
+  std::vector<Point> points;
+  std::set<std::string> groups;
+  for (auto& overrides : combinations(study)) {
+    std::string group = overrides_hash(overrides);
+    if (!groups.insert(group).second) {
+      throw ConfigError(Location{study.file, 0, 0}, "",
+                        "two points have the same id " + group + " (" + describe(overrides) +
+                            "); expected distinct settings");
+    }
+    for (std::uint64_t seed : study.seeds) {
+      points.push_back(Point{group + "-s" + std::to_string(seed), group, overrides, seed});
+    }
+  }
+  std::sort(points.begin(), points.end(), point_less);
+  return points;
+}
+
+Shard parse_shard(const std::string& text) {
+  auto fail = [&text]() {
+    throw ConfigError(Location{"--shard " + text, 0, 0}, "",
+                      "expected K/N with 1 <= K <= N, e.g. --shard 2/4 (the second of four shards)");
+  };
+  auto slash = text.find('/');
+  if (slash == std::string::npos) {
+    fail();
+  }
+  Shard shard;
+  auto parse = [&](std::string_view part, std::size_t& out) {
+    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), out);
+    if (part.empty() || ec != std::errc() || end != part.data() + part.size()) {
+      fail();
+    }
+  };
+  parse(std::string_view(text).substr(0, slash), shard.index);
+  parse(std::string_view(text).substr(slash + 1), shard.count);
+  if (shard.count == 0 || shard.index == 0 || shard.index > shard.count) {
+    fail();
+  }
+  return shard;
+}
+
+std::vector<Point> select_shard(const std::vector<Point>& points, Shard shard) {
+  std::vector<Point> subset;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (i % shard.count == shard.index - 1) {
+      subset.push_back(points[i]);
+    }
+  }
+  return subset;
+}
+
+} // namespace acme::study

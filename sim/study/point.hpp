@@ -1,0 +1,51 @@
+#pragma once
+
+#include "acme/config/config.hpp"
+#include "acme/study/study.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace acme::study {
+
+/// One run of a study: the overrides it applies (fixed ones, then its axis values) and a seed.
+struct Point {
+  std::string id;       ///< "<group_id>-s<seed>": names its folder points/<id>/
+  std::string group_id; ///< hash of the overrides alone: the replicas of one setting share it
+  std::vector<config::Override> overrides;
+  std::uint64_t seed = 0;
+
+  friend bool operator==(const Point& a, const Point& b) {
+    return a.id == b.id && a.group_id == b.group_id && a.seed == b.seed && a.overrides.size() == b.overrides.size() &&
+           std::equal(a.overrides.begin(), a.overrides.end(), b.overrides.begin(),
+                      [](const auto& x, const auto& y) { return x.key_path == y.key_path && x.value == y.value; });
+  }
+};
+
+/// A stable 16-hex-digit name of a list of overrides (FNV-1a 64 of "key=value\n" lines in order):
+/// the same overrides always name the same point, on any machine.
+std::string overrides_hash(const std::vector<config::Override>& overrides);
+
+/// Every point of the study: grid (cartesian) x zip groups (varied together) x seeds, in the
+/// canonical order (group id, then seed). Throws ConfigError when two points would coincide.
+std::vector<Point> expand_points(const Study& study);
+
+/// `--shard K/N`: the K-th of N disjoint subsets (1-based K).
+struct Shard {
+  std::size_t index = 1;
+  std::size_t count = 1;
+};
+
+/// Parses "K/N" (1 <= K <= N); throws ConfigError naming `--shard`.
+Shard parse_shard(const std::string& text);
+
+/// The points whose position in canonical order is K-1 modulo N: every point is in exactly one shard.
+std::vector<Point> select_shard(const std::vector<Point>& points, Shard shard);
+
+/// Orders points canonically (group id, then seed as a number).
+bool point_less(const Point& a, const Point& b);
+
+} // namespace acme::study

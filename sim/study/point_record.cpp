@@ -1,0 +1,85 @@
+#include "acme/study/point_record.hpp"
+
+#include "acme/config/node.hpp"
+#include "acme/model/error.hpp"
+#include "acme/study/text_format.hpp"
+
+#include <filesystem>
+
+namespace acme::study {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool same_point(const config::Node& json, const Point& point) {
+  config::Node overrides = json["overrides"];
+  if (json["id"].as_string() != point.id || json["seed"].as_string() != std::to_string(point.seed) ||
+      !overrides.is_map() || overrides.size() != point.overrides.size()) {
+    return false;
+  }
+  for (const auto& o : point.overrides) {
+    config::Node value = overrides[o.key_path];
+    if (!value.is_scalar() || value.as_string() != o.value) {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::string point_json_text(const Point& point, const PointRecord& record, const std::vector<std::string>& command) {
+  std::string text = "{\n  \"id\": " + json_quote(point.id) + ",\n  \"group\": " + json_quote(point.group_id) +
+                     ",\n  \"seed\": " + std::to_string(point.seed) + ",\n  \"overrides\": {";
+  for (std::size_t i = 0; i < point.overrides.size(); ++i) {
+    text +=
+        (i == 0 ? "" : ", ") + json_quote(point.overrides[i].key_path) + ": " + json_quote(point.overrides[i].value);
+  }
+  text += "},\n  \"status\": " + json_quote(record.status) + ",\n  \"exit_code\": " + std::to_string(record.exit_code) +
+          ",\n  \"error\": " + json_quote(record.error) + ",\n  \"wall_s\": " + format_number(record.wall_s) +
+          ",\n  \"command\": [";
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    text += (i == 0 ? "" : ", ") + json_quote(command[i]);
+  }
+  return text + "]\n}\n";
+}
+
+std::optional<PointRecord> read_point_record(const std::string& points_dir, const Point& point) {
+  fs::path dir = fs::path(points_dir) / point.id;
+  std::string text;
+  if (!read_text_file((dir / POINT_FILE).string(), text)) {
+    return std::nullopt;
+  }
+  try {
+    config::Node json = config::load_yaml_text(text, (dir / POINT_FILE).string());
+    if (!json.is_map() || !same_point(json, point)) {
+      return std::nullopt;
+    }
+    PointRecord record;
+    record.id = point.id;
+    record.status = json["status"].as_string();
+    record.exit_code = static_cast<int>(json["exit_code"].as_int());
+    record.error = json["error"].is_defined() ? json["error"].as_string() : "";
+    record.wall_s = json["wall_s"].as_double();
+    if (record.status == STATUS_OK) {
+      record.metrics = load_summary_metrics((dir / SUMMARY_FILE).string());
+    } else if (record.status != STATUS_FAILED) {
+      return std::nullopt;
+    }
+    return record;
+  } catch (const ConfigError&) {
+    return std::nullopt; // a damaged point folder: the point runs again
+  }
+}
+
+std::map<std::string, PointRecord> read_point_records(const std::string& points_dir, const std::vector<Point>& points) {
+  std::map<std::string, PointRecord> records;
+  for (const auto& point : points) {
+    if (auto record = read_point_record(points_dir, point)) {
+      records.emplace(point.id, std::move(*record));
+    }
+  }
+  return records;
+}
+
+} // namespace acme::study

@@ -1,0 +1,243 @@
+#include "acme/study/study.hpp"
+
+#include "acme/config/node.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <set>
+
+namespace acme::study {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> STUDY_KEYS = {"name", "description", "config", "set", "grid", "zip", "seeds"};
+
+/// A YAML value as `--set` text: scalars as written, lists and maps in flow style.
+std::string value_text(const config::Node& value) {
+  if (value.is_scalar()) {
+    return value.yaml().Scalar();
+  }
+  YAML::Emitter out;
+  out.SetMapFormat(YAML::Flow);
+  out.SetSeqFormat(YAML::Flow);
+  out << value.yaml();
+  return out.c_str();
+}
+
+/// Validates the key syntax the way `--set` does, with the study file's location on errors.
+void check_key(const config::Node& map, const std::string& key) {
+  try {
+    config::parse_override(key + "=x");
+  } catch (const ConfigError& e) {
+    map[key].fail("\"" + key + "\" is not a config key path (" + e.what() + ")");
+  }
+  if (key == "seed") {
+    map[key].fail("the seed is set by `seeds:`; expected a config key other than seed");
+  }
+}
+
+Axis parse_axis(const config::Node& map, const std::string& key) {
+  check_key(map, key);
+  config::Node list = map[key];
+  if (!list.is_sequence() || list.size() == 0) {
+    list.fail("expected a non-empty list of values, e.g. [fifo, easy_backfill]");
+  }
+  Axis axis{key, {}, list.location()};
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    std::string text = value_text(list.at(i));
+    if (!seen.insert(text).second) {
+      list.at(i).fail("value \"" + text + "\" appears twice; expected distinct values");
+    }
+    axis.values.push_back(text);
+  }
+  return axis;
+}
+
+std::vector<Axis> parse_axes(const config::Node& map) {
+  map.expect_map();
+  std::vector<Axis> axes;
+  for (const auto& key : map.keys()) {
+    axes.push_back(parse_axis(map, key));
+  }
+  return axes;
+}
+
+ZipGroup parse_zip_group(const config::Node& map) {
+  ZipGroup group{parse_axes(map)};
+  if (group.axes.empty()) {
+    map.fail("expected at least one key with a list of values");
+  }
+  for (const auto& axis : group.axes) {
+    if (axis.values.size() != group.axes.front().values.size()) {
+      map[axis.key_path].fail("has " + std::to_string(axis.values.size()) + " values but " +
+                              group.axes.front().key_path + " has " + std::to_string(group.axes.front().values.size()) +
+                              "; expected lists of equal length (zip varies them together)");
+    }
+  }
+  return group;
+}
+
+std::vector<ZipGroup> parse_zips(const config::Node& zip) {
+  std::vector<ZipGroup> groups;
+  if (!zip.is_defined()) {
+    return groups;
+  }
+  if (zip.is_map()) {
+    groups.push_back(parse_zip_group(zip));
+    return groups;
+  }
+  if (!zip.is_sequence()) {
+    zip.fail("expected a map of key: [values] or a list of such maps");
+  }
+  for (std::size_t i = 0; i < zip.size(); ++i) {
+    groups.push_back(parse_zip_group(zip.at(i)));
+  }
+  return groups;
+}
+
+std::uint64_t config_seed(const std::string& config_path) {
+  config::Node root = config::load_yaml_file(config_path);
+  config::Node seed = root["seed"];
+  if (!seed.is_defined()) {
+    return 0; // the config loader's default seed
+  }
+  std::int64_t value = seed.as_int();
+  if (value < 0) {
+    seed.fail("expected a non-negative integer, got " + std::to_string(value));
+  }
+  return static_cast<std::uint64_t>(value);
+}
+
+std::vector<std::uint64_t> parse_seeds(const config::Node& seeds, const std::string& config_path) {
+  if (!seeds.is_defined()) {
+    return {config_seed(config_path)};
+  }
+  std::vector<std::uint64_t> out;
+  if (seeds.is_scalar()) {
+    std::int64_t count = seeds.as_int();
+    if (count < 1) {
+      seeds.fail("expected a positive number of replicas (seeds 1..N) or a list of seeds, got " +
+                 std::to_string(count));
+    }
+    for (std::int64_t s = 1; s <= count; ++s) {
+      out.push_back(static_cast<std::uint64_t>(s));
+    }
+    return out;
+  }
+  if (!seeds.is_sequence() || seeds.size() == 0) {
+    seeds.fail("expected a number of replicas or a non-empty list of seeds");
+  }
+  std::set<std::int64_t> seen;
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    std::int64_t seed = seeds.at(i).as_int();
+    if (seed < 0 || !seen.insert(seed).second) {
+      seeds.at(i).fail("expected distinct non-negative integers, got " + std::to_string(seed));
+    }
+    out.push_back(static_cast<std::uint64_t>(seed));
+  }
+  return out;
+}
+
+std::vector<config::Override> parse_fixed(const config::Node& set) {
+  std::vector<config::Override> fixed;
+  if (!set.is_defined()) {
+    return fixed;
+  }
+  set.expect_map();
+  for (const auto& key : set.keys()) {
+    check_key(set, key);
+    fixed.push_back({key, value_text(set[key])});
+  }
+  return fixed;
+}
+
+/// A key may be set once: fixed, in the grid or in one zip group.
+void check_unique_keys(const Study& study, const config::Node& root) {
+  std::set<std::string> seen;
+  auto claim = [&seen](const std::string& key, const Location& where, const std::string& section) {
+    if (!seen.insert(key).second) {
+      throw ConfigError(where, section + "." + key,
+                        "is set in more than one place (set, grid, zip); expected each key once");
+    }
+  };
+  for (const auto& o : study.fixed) {
+    claim(o.key_path, root["set"][o.key_path].location(), "set");
+  }
+  for (const auto& axis : study.grid) {
+    claim(axis.key_path, axis.where, "grid");
+  }
+  for (const auto& group : study.zips) {
+    for (const auto& axis : group.axes) {
+      claim(axis.key_path, axis.where, "zip");
+    }
+  }
+}
+
+std::string resolve_config(const config::Node& config, const std::string& base_dir) {
+  if (!config.is_defined()) {
+    config.fail("missing; expected `config: PATH` (the base config, relative to the study file)");
+  }
+  fs::path path(config.as_string());
+  if (path.is_relative()) {
+    path = fs::path(base_dir) / path;
+  }
+  std::error_code ec;
+  fs::path absolute = fs::weakly_canonical(fs::absolute(path), ec);
+  if (ec || !fs::is_regular_file(absolute)) {
+    config.fail("cannot read \"" + path.string() + "\"; expected the path of a config file");
+  }
+  return absolute.string();
+}
+
+Study parse_study(const config::Node& root, const std::string& display_name, const std::string& base_dir) {
+  if (!root.is_map()) {
+    root.fail("expected a study: a map with config, grid, zip, seeds (see configs/studies/)");
+  }
+  root.expect_keys(STUDY_KEYS);
+  Study study;
+  study.file = display_name;
+  study.name = root["name"].is_defined() ? root["name"].as_string() : fs::path(display_name).stem().string();
+  study.base_config = resolve_config(root["config"], base_dir);
+  study.fixed = parse_fixed(root["set"]);
+  if (root["grid"].is_defined()) {
+    study.grid = parse_axes(root["grid"]);
+  }
+  study.zips = parse_zips(root["zip"]);
+  study.seeds = parse_seeds(root["seeds"], study.base_config);
+  check_unique_keys(study, root);
+  return study;
+}
+
+} // namespace
+
+Study load_study(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    throw ConfigError(Location{path, 0, 0}, "", "cannot read the study file; expected a study YAML file");
+  }
+  config::Node root = config::load_yaml_file(path);
+  std::string base_dir = fs::absolute(fs::path(path)).parent_path().string();
+  return parse_study(root, path, base_dir);
+}
+
+Study parse_study_text(const std::string& text, const std::string& name, const std::string& base_dir) {
+  return parse_study(config::load_yaml_text(text, name), name, base_dir);
+}
+
+std::vector<std::string> axis_keys(const Study& study) {
+  std::vector<std::string> keys;
+  for (const auto& axis : study.grid) {
+    keys.push_back(axis.key_path);
+  }
+  for (const auto& group : study.zips) {
+    for (const auto& axis : group.axes) {
+      keys.push_back(axis.key_path);
+    }
+  }
+  return keys;
+}
+
+} // namespace acme::study

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "acme/config/config.hpp"
+#include "acme/model/error.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace acme::study {
+
+/// One varied config key and the values it takes (each value is YAML text, as `--set` takes it).
+struct Axis {
+  std::string key_path;
+  std::vector<std::string> values;
+  Location where; ///< of the key in the study file, for errors
+};
+
+/// Axes varied together: the i-th point takes the i-th value of every axis (equal lengths).
+struct ZipGroup {
+  std::vector<Axis> axes;
+};
+
+/// A what-if study: a base config, overrides every point gets, the axes to vary and the seeds.
+///
+///   name: placement_vs_size            # default: the file name without extension
+///   config: ../test/tiny.yaml          # relative to the study file
+///   set: {output.timeseries_interval: 10min}
+///   grid: {policies.placement.name: [pack, first_fit], clusters[0].nodes: [2, 4]}
+///   zip: {clusters[0].nodes: [2, 4], clusters[0].cpu_job_cores_per_node: [4, 8]}  # or a list of such maps
+///   seeds: 3                           # replicas 1, 2, 3; or a list [7, 11]
+struct Study {
+  std::string file; ///< the study file as given
+  std::string name;
+  std::string base_config; ///< absolute path
+  std::vector<config::Override> fixed;
+  std::vector<Axis> grid;
+  std::vector<ZipGroup> zips;
+  std::vector<std::uint64_t> seeds;
+};
+
+/// Reads and validates a study file. Throws ConfigError (file:line:col, key, what is expected).
+Study load_study(const std::string& path);
+/// Same from text (tests); `name` stands for the file in messages, `base_dir` resolves `config:`.
+Study parse_study_text(const std::string& text, const std::string& name, const std::string& base_dir);
+
+/// Every varied key: grid axes in file order, then zip axes.
+std::vector<std::string> axis_keys(const Study& study);
+
+} // namespace acme::study

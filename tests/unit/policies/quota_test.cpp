@@ -1,0 +1,101 @@
+#include "policy_driver.hpp"
+
+#include "acme/policies/scheduling/ordered_scheduler.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace acme;
+using test::Driver;
+using test::make_job;
+using model::JobType;
+
+namespace {
+const policies::QuotaBook& book(Driver& d) { return *dynamic_cast<policies::OrderedScheduler&>(d.scheduler()).quota(); }
+} // namespace
+
+TEST_CASE("policies::quota: without borrowing, non-owners never use the reserved GPUs", "[policies][quota]") {
+  Driver d(test::make_shape(2, 8),
+           test::make_scheduler("{name: quota, quotas: {pretrain: 8}, borrowing: false, order: fifo}"));
+  d.add(make_job(1, 8, 0, 100, JobType::EVAL));
+  d.add(make_job(2, 8, 0, 100, JobType::EVAL));
+  d.add(make_job(3, 4, 0, 100, JobType::EVAL));
+  d.add(make_job(4, 8, 1, 50, JobType::PRETRAIN));
+  d.after_round = [](const Driver& drv) {
+    auto& b = book(const_cast<Driver&>(drv));
+    REQUIRE(b.borrowed_milli() <= b.unreserved_milli());
+  };
+  d.run_until(60);
+  REQUIRE(d.record(1).starts == std::vector<double>{0});
+  REQUIRE(d.record(2).starts.empty()); // node 1 is idle, but it is pretraining's
+  REQUIRE(d.record(4).starts == std::vector<double>{1});
+  REQUIRE(d.run_to_end());
+  REQUIRE(d.record(2).starts == std::vector<double>{100});
+  REQUIRE(d.record(3).starts == std::vector<double>{200});
+}
+
+TEST_CASE("policies::quota: borrowers are preempted back when an owner cannot fit", "[policies][quota]") {
+  double delay = GENERATE(0.0, 5.0);
+  INFO("preemption takes " << delay << " s");
+  Driver d(test::make_shape(2, 8), test::make_scheduler("{name: quota, quotas: {pretrain: 8}, order: fifo}"));
+  d.preempt_delay_s = delay;
+  d.add(make_job(1, 8, 0, 1000, JobType::EVAL));
+  d.add(make_job(2, 8, 0, 1000, JobType::EVAL)); // borrows pretraining's idle quota
+  d.add(make_job(3, 8, 10, 100, JobType::PRETRAIN));
+  d.add(make_job(4, 1, 11, 10, JobType::EVAL)); // would like the GPUs being freed: must not get them
+  d.run_until(0);
+  REQUIRE(book(d).borrowed_milli() == 16000);
+  REQUIRE(d.run_to_end());
+  REQUIRE(d.record(2).preemptions == 1); // the most recently started borrower (job 1 is within the shared 8)
+  REQUIRE(d.record(1).preemptions == 0);
+  REQUIRE(d.record(3).starts == std::vector<double>{10 + delay});
+  REQUIRE(d.record(2).starts.size() == 2);
+  REQUIRE(d.record(2).starts[1] == 110 + delay);
+}
+
+TEST_CASE("policies::quota: a job no quota and no borrowing can ever hold is rejected", "[policies][quota]") {
+  Driver d(test::make_shape(2, 8), test::make_scheduler("{name: quota, group_by: user, user_quota: 4, borrowing: false}"));
+  d.add(make_job(1, 8, 0, 10));
+  d.add(make_job(2, 4, 0, 10));
+  REQUIRE(d.run_to_end());
+  REQUIRE(d.record(1).rejected);
+  REQUIRE(d.record(2).starts == std::vector<double>{0});
+}
+
+TEST_CASE("policies::quota: jobs held back by quota do not block others; owners use EASY", "[policies][quota]") {
+  Driver d(test::make_shape(2, 8),
+           test::make_scheduler("{name: quota, quotas: {pretrain: 8}, borrowing: false, estimator: oracle}"));
+  d.add(make_job(1, 8, 0, 100, JobType::EVAL));  // all of the shared 8
+  d.add(make_job(2, 4, 1, 10, JobType::EVAL));   // held back by the quota
+  d.add(make_job(3, 4, 2, 10, JobType::PRETRAIN)); // an owner, starts although job 2 waits ahead of it
+  d.run_until(2);
+  REQUIRE(d.record(3).starts == std::vector<double>{2});
+  REQUIRE(d.record(2).starts.empty());
+}
+
+TEST_CASE("policies::quota: non-owners never exceed what borrowing allows on random workloads",
+          "[policies][quota][property]") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    INFO("seed " << seed);
+    Driver d(test::make_shape(4, 8, 2),
+             test::make_scheduler("{name: quota, quotas: {pretrain: 16, sft: 8}, borrowing: false}"));
+    for (const auto& job : test::random_workload(seed, 50, 4, 8)) {
+      d.add(job);
+    }
+    d.after_round = [](const Driver& drv) {
+      // Recomputed from the view alone: GPUs each type runs beyond its quota fit the unreserved 8.
+      std::map<JobType, std::uint32_t> running;
+      for (const auto& [id, e] : drv.view().jobs()) {
+        if (e.phase == model::JobPhase::RUNNING) {
+          running[e.spec.type] += e.spec.gpus;
+        }
+      }
+      std::uint32_t beyond = 0;
+      for (const auto& [type, gpus] : running) {
+        std::uint32_t quota = type == JobType::PRETRAIN ? 16 : (type == JobType::SFT ? 8 : 0);
+        beyond += gpus > quota ? gpus - quota : 0;
+      }
+      REQUIRE(beyond <= 8);
+    };
+    REQUIRE(d.run_to_end());
+  }
+}

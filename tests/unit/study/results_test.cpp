@@ -1,0 +1,164 @@
+#include "acme/metrics/atomic_file.hpp"
+#include "acme/study/plan.hpp"
+#include "acme/study/results.hpp"
+#include "acme/study/study_dir.hpp"
+#include "acme/study/t_interval.hpp"
+#include "acme/study/text_format.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+#include "study_test_util.hpp"
+#include "test_paths.hpp"
+
+namespace fs = std::filesystem;
+using namespace acme::study;
+
+namespace {
+
+const std::string CONFIG_DIR = acme::test::source_path("configs/test");
+
+Study demo_study() {
+  return parse_study_text("name: demo\nconfig: tiny.yaml\ngrid: {a: [1, 2]}\nseeds: 3\n", "demo.yaml", CONFIG_DIR);
+}
+
+/// A summary whose numbers depend on the point (a's value and the seed), with a text leaf.
+std::string summary_for(const Point& p) {
+  double a = std::stod(p.overrides.back().value);
+  return "{\"config\": \"x.yaml\", \"clusters\": {\"c\": {\"gpu_utilisation\": " + format_number(0.1 * a) +
+         ", \"by_type\": {\"SFT\": {\"queue_s\": {\"mean\": " + format_number(10 * a + static_cast<double>(p.seed)) +
+         "}}}}}}";
+}
+
+PointRecord record_for(const Point& p, bool fail) {
+  PointRecord r;
+  r.id = p.id;
+  r.status = fail ? STATUS_FAILED : STATUS_OK;
+  r.exit_code = fail ? 2 : 0;
+  r.error = fail ? "--set a=2: bad value, \"really\"" : "";
+  if (!fail) {
+    r.metrics = flatten_json_metrics(summary_for(p), "summary.json");
+  }
+  return r;
+}
+
+/// A study folder as a shard sweep leaves it: study.json and points/<id>/ for the shard's points.
+void write_shard(const std::string& dir, const Study& s, const std::vector<Point>& all, const std::vector<Point>& mine,
+                 const std::string& failing_id) {
+  fs::create_directories(dir);
+  write_plan(dir, make_plan(s, all, "x/y"));
+  for (const auto& p : mine) {
+    fs::path pdir = fs::path(dir) / POINTS_DIR / p.id;
+    fs::create_directories(pdir);
+    auto r = record_for(p, p.id == failing_id);
+    acme::metrics::write_file_atomically((pdir / POINT_FILE).string(), point_json_text(p, r, {"acme-sim", "run"}));
+    if (r.status == STATUS_OK) {
+      acme::metrics::write_file_atomically((pdir / SUMMARY_FILE).string(), summary_for(p));
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("study::results: one row per point with overrides and flattened metrics", "[study][results]") {
+  auto s = demo_study();
+  auto points = expand_points(s);
+  ResultsInput input{s.name, axis_keys(s), points, {}};
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+    input.records[points[i].id] = record_for(points[i], i == 1);
+  }
+  std::string csv = results_csv(input);
+  REQUIRE_THAT(csv, Catch::StartsWith("point_id,group_id,seed,status,set:a,clusters.c.gpu_utilisation,"
+                                      "clusters.c.by_type.SFT.queue_s.mean,error\n"));
+  REQUIRE_THAT(csv, Catch::Contains(",failed,") && Catch::Contains("\"--set a=2: bad value, \"\"really\"\"\"\n"));
+  REQUIRE_THAT(csv, Catch::Contains(points.back().id + "," + points.back().group_id + ",3,missing,"));
+  auto counts = count_statuses(input);
+  REQUIRE(counts.ok == 4);
+  REQUIRE(counts.failed == 1);
+  REQUIRE(counts.missing == 1);
+  std::string json = results_json(input);
+  REQUIRE_THAT(json, Catch::Contains("\"confidence\": 0.95") && Catch::Contains("\"replicas_ok\": 2"));
+  auto agg = aggregate_csv(input);
+  REQUIRE_THAT(agg, Catch::StartsWith("group_id,set:a,replicas_ok,clusters.c.gpu_utilisation.mean,"
+                                      "clusters.c.gpu_utilisation.ci95,"));
+  // Each group has two ok replicas. The second group's are seeds 1 and 2: queue mean 10a + {1, 2}, so
+  // s = sqrt(0.5) and the half width is t(1) * s / sqrt(2).
+  std::string half = format_number(student_t_critical(1, 0.95) * std::sqrt(0.5) / std::sqrt(2.0));
+  REQUIRE_THAT(agg, Catch::Contains(",2,") && Catch::Contains(half));
+}
+
+TEST_CASE("study::results: the same points give the same bytes in any record order", "[study][results]") {
+  auto s = demo_study();
+  auto points = expand_points(s);
+  ResultsInput forward{s.name, axis_keys(s), points, {}};
+  ResultsInput backward = forward;
+  for (const auto& p : points) {
+    forward.records[p.id] = record_for(p, false);
+  }
+  for (auto it = points.rbegin(); it != points.rend(); ++it) {
+    backward.records[it->id] = record_for(*it, false);
+  }
+  REQUIRE(results_csv(forward) == results_csv(backward));
+  REQUIRE(results_json(forward) == results_json(backward));
+}
+
+TEST_CASE("study::merge: shards merge into the results of a single run", "[study][merge]") {
+  acme::test::TempDir tmp;
+  auto s = demo_study();
+  auto points = expand_points(s);
+  std::string failing = points[2].id;
+  std::vector<std::string> shard_dirs;
+  for (std::size_t k = 1; k <= 3; ++k) {
+    std::string dir = (tmp / ("shard-" + std::to_string(k))).string();
+    write_shard(dir, s, points, select_shard(points, Shard{k, 3}), failing);
+    shard_dirs.push_back(dir);
+  }
+  std::string single = (tmp / "single").string();
+  write_shard(single, s, points, points, failing);
+  ResultsInput expected{s.name, axis_keys(s), points, read_point_records(single + "/points", points)};
+  REQUIRE(expected.records.size() == points.size());
+
+  std::vector<std::string> reversed(shard_dirs.rbegin(), shard_dirs.rend());
+  for (const auto& inputs : {shard_dirs, reversed}) {
+    MergedStudy merged = read_merge_inputs(inputs);
+    ResultsInput got{merged.plan.name, merged.plan.axes, merged.plan.points, merged.records};
+    REQUIRE(results_csv(got) == results_csv(expected));
+    REQUIRE(results_json(got) == results_json(expected));
+    REQUIRE(aggregate_csv(got) == aggregate_csv(expected));
+  }
+  std::string out = (tmp / "merged").string();
+  MergedStudy merged = read_merge_inputs(shard_dirs);
+  gather_points(merged, out);
+  for (const auto& p : points) {
+    REQUIRE(fs::is_regular_file(fs::path(out) / POINTS_DIR / p.id / POINT_FILE));
+  }
+  // Missing shard: its points are reported missing.
+  MergedStudy partial = read_merge_inputs({shard_dirs[0], shard_dirs[1]});
+  ResultsInput partial_input{partial.plan.name, partial.plan.axes, partial.plan.points, partial.records};
+  REQUIRE(count_statuses(partial_input).missing == select_shard(points, Shard{3, 3}).size());
+}
+
+TEST_CASE("study::merge: folders of different studies do not merge", "[study][merge]") {
+  acme::test::TempDir tmp;
+  auto s = demo_study();
+  auto other = parse_study_text("config: tiny.yaml\ngrid: {a: [1, 3]}\nseeds: 3\n", "o.yaml", CONFIG_DIR);
+  write_shard((tmp / "one").string(), s, expand_points(s), {}, "");
+  write_shard((tmp / "two").string(), other, expand_points(other), {}, "");
+  REQUIRE_THROWS_WITH(read_merge_inputs({(tmp / "one").string(), (tmp / "two").string()}),
+                      Catch::Contains("holds another study"));
+  REQUIRE_THROWS_WITH(read_merge_inputs({(tmp / "nothing").string()}), Catch::Contains("study.json: cannot read"));
+}
+
+TEST_CASE("study::plan: study.json reads back as written", "[study][plan]") {
+  acme::test::TempDir tmp;
+  auto s = parse_study_text("config: tiny.yaml\nset: {q: \"a b\"}\nzip: {x: [1, 2], y: ['{k: v}', z]}\nseeds: [3]\n",
+                            "p.yaml", CONFIG_DIR);
+  Plan plan = make_plan(s, expand_points(s), "2/5");
+  write_plan(tmp.str(), plan);
+  Plan back = read_plan(tmp.str());
+  REQUIRE(same_study(plan, back));
+  REQUIRE(back.shard == "2/5");
+  REQUIRE(back.base_config == plan.base_config);
+}

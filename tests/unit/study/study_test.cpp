@@ -1,0 +1,84 @@
+#include "acme/study/study.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "test_paths.hpp"
+
+using acme::ConfigError;
+using acme::study::parse_study_text;
+
+namespace {
+
+const std::string CONFIG_DIR = acme::test::source_path("configs/test");
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_study_text(text, "study.yaml", CONFIG_DIR);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("study::load: reads config, fixed overrides, grid, zip and seeds", "[study][parse]") {
+  auto s = parse_study_text("name: demo\n"
+                            "config: tiny.yaml\n"
+                            "set: {output.timeseries_interval: 10min}\n"
+                            "grid:\n"
+                            "  policies.placement.name: [pack, first_fit]\n"
+                            "  clusters[0].nodes: [2, 3, 4]\n"
+                            "zip:\n"
+                            "  clusters[0].cpu_job_cores_per_node: [4, 8]\n"
+                            "  clusters[0].network: [{nodes_per_leaf: 1}, {nodes_per_leaf: 2}]\n"
+                            "seeds: 3\n",
+                            "study.yaml", CONFIG_DIR);
+  REQUIRE(s.name == "demo");
+  REQUIRE(s.base_config == CONFIG_DIR + "/tiny.yaml");
+  REQUIRE(s.fixed.size() == 1);
+  REQUIRE(s.fixed[0].key_path == "output.timeseries_interval");
+  REQUIRE(s.fixed[0].value == "10min");
+  REQUIRE(s.grid.size() == 2);
+  REQUIRE(s.grid[1].key_path == "clusters[0].nodes");
+  REQUIRE(s.grid[1].values == std::vector<std::string>{"2", "3", "4"});
+  REQUIRE(s.zips.size() == 1);
+  REQUIRE(s.zips[0].axes.size() == 2);
+  REQUIRE(s.zips[0].axes[1].values[1] == "{nodes_per_leaf: 2}");
+  REQUIRE(s.seeds == std::vector<std::uint64_t>{1, 2, 3});
+  REQUIRE(acme::study::axis_keys(s) == std::vector<std::string>{"policies.placement.name", "clusters[0].nodes",
+                                                                "clusters[0].cpu_job_cores_per_node",
+                                                                "clusters[0].network"});
+}
+
+TEST_CASE("study::load: seeds as a list, as the config's seed, several zip groups", "[study][parse]") {
+  auto listed = parse_study_text("config: tiny.yaml\nseeds: [11, 5]\n", "s.yaml", CONFIG_DIR);
+  REQUIRE(listed.seeds == std::vector<std::uint64_t>{11, 5});
+  REQUIRE(listed.name == "s");
+  auto from_config = parse_study_text("config: tiny.yaml\n", "s.yaml", CONFIG_DIR);
+  REQUIRE(from_config.seeds == std::vector<std::uint64_t>{7}); // configs/test/tiny.yaml: seed: 7
+  auto zips = parse_study_text("config: tiny.yaml\nzip:\n  - {a: [1, 2]}\n  - {b: [x, y, z], c: [1, 2, 3]}\n", "s.yaml",
+                               CONFIG_DIR);
+  REQUIRE(zips.zips.size() == 2);
+  REQUIRE(zips.zips[1].axes.size() == 2);
+}
+
+TEST_CASE("study::load: bad study files fail with file:line:col, key and what is expected", "[study][parse]") {
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrids: {a: [1]}\n"),
+               Catch::Contains("study.yaml:2:1") && Catch::Contains("unknown key \"grids\""));
+  REQUIRE_THAT(error_of("grid: {a: [1]}\n"), Catch::Contains("config: missing; expected `config: PATH`"));
+  REQUIRE_THAT(error_of("config: nope.yaml\n"), Catch::Contains("cannot read") && Catch::Contains("nope.yaml"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrid:\n  a: []\n"),
+               Catch::Contains("study.yaml:3:6") && Catch::Contains("grid.a: expected a non-empty list"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrid:\n  a: [1, 1]\n"), Catch::Contains("appears twice"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\nzip:\n  a: [1, 2]\n  b: [1]\n"),
+               Catch::Contains("zip.b: has 1 values but a has 2") && Catch::Contains("equal length"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\nset: {a: 1}\ngrid: {a: [1, 2]}\n"),
+               Catch::Contains("grid.a: is set in more than one place"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\nseeds: 0\n"), Catch::Contains("seeds: expected a positive number"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\nseeds: [1, 1]\n"), Catch::Contains("expected distinct"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: {seed: [1, 2]}\n"), Catch::Contains("the seed is set by `seeds:`"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: {\"a[x]\": [1, 2]}\n"), Catch::Contains("is not a config key path"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: [1, 2]\n"), Catch::Contains("grid"));
+  REQUIRE_THAT(error_of("config: [tiny.yaml\n"), Catch::Contains("study.yaml:") && Catch::Contains("malformed YAML"));
+}

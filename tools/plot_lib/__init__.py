@@ -1,0 +1,1 @@
+"""Helpers of tools/plot: reading run and study folders (runs) and drawing (figures)."""

@@ -1,0 +1,174 @@
+#include "acme/workloads/replay/swf_trace_reader.hpp"
+
+#include "acme/model/error.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace acme::workloads {
+namespace {
+
+// SWF v2.2 field names (1-based field numbers in messages), Parallel Workloads Archive.
+constexpr const char* FIELD_NAMES[SwfTraceReader::FIELD_COUNT] = {
+    "job_number",  "submit_time",      "wait_time",     "run_time",         "allocated_processors",
+    "average_cpu_time", "used_memory", "requested_processors", "requested_time", "requested_memory",
+    "status",      "user_id",          "group_id",      "executable",       "queue",
+    "partition",   "preceding_job",    "think_time"};
+enum Field : std::uint8_t {
+  JOB_NUMBER = 0,
+  SUBMIT = 1,
+  WAIT = 2,
+  RUN = 3,
+  ALLOCATED = 4,
+  REQUESTED_PROCS = 7,
+  REQUESTED_TIME = 8,
+  STATUS = 10,
+  USER = 11,
+};
+constexpr double UNKNOWN = -1.0; // SWF: -1 marks a missing value
+
+// SWF status codes (v2.2): 1 completed, 0 failed, 5 cancelled; 2, 3, 4 partial executions (2: to be
+// continued, 3: last partial, completed, 4: last partial, failed); -1 unknown.
+constexpr int STATUS_FAILED = 0;
+constexpr int STATUS_COMPLETED = 1;
+constexpr int STATUS_PARTIAL_CONTINUED = 2;
+constexpr int STATUS_PARTIAL_COMPLETED = 3;
+constexpr int STATUS_PARTIAL_FAILED = 4;
+constexpr int STATUS_CANCELLED = 5;
+
+struct BadRow {
+  std::string message;
+};
+
+[[noreturn]] void bad(std::size_t field, const std::string& what) {
+  throw BadRow{std::string("column \"") + FIELD_NAMES[field] + "\" (field " + std::to_string(field + 1) + "): " + what};
+}
+
+std::optional<model::JobState> state_of(double status) {
+  switch (static_cast<int>(status)) {
+  case STATUS_COMPLETED:
+  case STATUS_PARTIAL_CONTINUED:
+  case STATUS_PARTIAL_COMPLETED:
+    return model::JobState::COMPLETED;
+  case STATUS_FAILED:
+  case STATUS_PARTIAL_FAILED:
+    return model::JobState::FAILED;
+  case STATUS_CANCELLED:
+    return model::JobState::CANCELLED;
+  case -1:
+    return model::JobState::COMPLETED; // unknown: the log does not say it ended badly
+  default:
+    return std::nullopt;
+  }
+}
+
+std::string_view trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+} // namespace
+
+SwfTraceReader::SwfTraceReader(std::string path, model::ClusterId cluster, model::NameTable& users,
+                               BadRowPolicy on_bad_row)
+    : lines_(std::move(path)), cluster_(cluster), users_(&users), on_bad_row_(on_bad_row) {}
+
+void SwfTraceReader::read_header_line(std::string_view line) {
+  if (seen_job_) {
+    return; // a comment between jobs, not header
+  }
+  std::string_view body = trim(line.substr(1));
+  std::size_t colon = body.find(':');
+  if (colon == std::string_view::npos || trim(body.substr(0, colon)) != "UnixStartTime") {
+    return;
+  }
+  std::string_view value = trim(body.substr(colon + 1));
+  double t = 0.0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), t);
+  if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(t)) {
+    throw ConfigError(Location{lines_.path(), static_cast<int>(lines_.line_number()), 0}, "",
+                      "header UnixStartTime: expected Unix seconds, got \"" + std::string(value) + "\"");
+  }
+  unix_start_s_ = t;
+}
+
+model::JobSpec SwfTraceReader::parse_row() {
+  if (fields_.size() != FIELD_COUNT) {
+    throw BadRow{"expected " + std::to_string(FIELD_COUNT) + " whitespace-separated SWF fields, got " +
+                 std::to_string(fields_.size())};
+  }
+  values_.resize(FIELD_COUNT);
+  for (std::size_t f = 0; f < FIELD_COUNT; ++f) {
+    std::string_view text = fields_[f];
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), values_[f]);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(values_[f]) ||
+        (values_[f] < 0.0 && values_[f] != UNKNOWN)) {
+      bad(f, "expected a number >= 0 or -1 (unknown), got \"" + std::string(text) + "\"");
+    }
+  }
+  model::JobSpec job;
+  job.cluster = cluster_;
+  job.name = std::string(fields_[JOB_NUMBER]);
+  job.user = users_->intern(fields_[USER]);
+  if (values_[SUBMIT] == UNKNOWN) {
+    bad(SUBMIT, "the submit time is unknown (-1); expected seconds since UnixStartTime");
+  }
+  job.submit_time_s = unix_start_s_ + values_[SUBMIT];
+  if (values_[WAIT] != UNKNOWN) {
+    job.recorded_start_s = job.submit_time_s + values_[WAIT];
+  }
+  if (values_[RUN] == UNKNOWN) {
+    bad(RUN, "the run time is unknown (-1); expected seconds >= 0 (a job without one cannot be replayed)");
+  }
+  job.duration_s = values_[RUN];
+  double procs = values_[ALLOCATED] != UNKNOWN ? values_[ALLOCATED] : values_[REQUESTED_PROCS];
+  std::size_t procs_field = values_[ALLOCATED] != UNKNOWN ? ALLOCATED : REQUESTED_PROCS;
+  if (procs == UNKNOWN || procs < 1.0 || procs != std::floor(procs)) {
+    bad(procs_field, "expected a positive whole number of processors (allocated, or requested when allocated is "
+                     "-1), got \"" + std::string(fields_[procs_field]) + "\"");
+  }
+  job.gpus = static_cast<std::uint32_t>(procs);
+  if (values_[REQUESTED_TIME] != UNKNOWN) {
+    job.requested_time_s = values_[REQUESTED_TIME];
+  }
+  auto state = state_of(values_[STATUS]);
+  if (!state || values_[STATUS] != std::floor(values_[STATUS])) {
+    bad(STATUS, "expected 1 (completed), 0 (failed), 5 (cancelled), 2-4 (partial) or -1, got \"" +
+                    std::string(fields_[STATUS]) + "\"");
+  }
+  job.final_state = *state;
+  return job;
+}
+
+std::optional<model::JobSpec> SwfTraceReader::next() {
+  std::string_view line;
+  while (lines_.next(line)) {
+    std::string_view body = trim(line);
+    if (body.empty()) {
+      continue;
+    }
+    if (body.front() == ';') {
+      read_header_line(body);
+      continue;
+    }
+    seen_job_ = true;
+    LineReader::split(body, ' ', fields_, true);
+    try {
+      return parse_row();
+    } catch (const BadRow& e) {
+      if (on_bad_row_ == BadRowPolicy::SKIP) {
+        ++skipped_;
+        continue;
+      }
+      throw ConfigError(Location{lines_.path(), static_cast<int>(lines_.line_number()), 0}, "", e.message);
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace acme::workloads

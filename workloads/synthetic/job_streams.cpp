@@ -1,0 +1,105 @@
+#include "acme/workloads/synthetic/job_streams.hpp"
+
+#include "acme/model/assert.hpp"
+#include "acme/workloads/synthetic/pretrain_stream.hpp"
+
+#include <cmath>
+
+namespace acme::workloads::synthetic {
+namespace {
+
+model::Rng stream_rng(const StreamContext& ctx, const char* stream) {
+  return model::Rng(ctx.options->seed, "workload/synthetic/" + ctx.plan->name + "/" + stream);
+}
+
+double type_rate(const StreamContext& ctx, const TypeModel* type, double jobs_per_arrival) {
+  return type == nullptr ? 0.0 : type->count_share * ctx.model->gpu_jobs * ctx.per_paper_job / jobs_per_arrival;
+}
+
+} // namespace
+
+double submit_second(double arrival_s, double end_s) {
+  return arrival_s < end_s ? std::floor(arrival_s) : NO_MORE_JOBS;
+}
+
+MiscStream::MiscStream(const StreamContext& context)
+    : ctx_(context), rng_(stream_rng(context, "misc")), arrivals_(0.0, *context.rhythm, context.start_s) {
+  std::vector<double> shares;
+  double rate = 0.0;
+  for (const auto& t : ctx_.model->types) {
+    if (t.type == model::JobType::PRETRAIN || t.type == model::JobType::EVAL) {
+      continue;
+    }
+    types_.push_back(&t);
+    shares.push_back(t.count_share);
+    rate += type_rate(ctx_, &t, 1.0);
+  }
+  if (!types_.empty()) {
+    pick_ = DiscreteDistribution(shares);
+  }
+  arrivals_ = ArrivalProcess(rate, *ctx_.rhythm, ctx_.start_s);
+  next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
+}
+
+double MiscStream::peek_s() { return next_s_; }
+
+GeneratedJob MiscStream::pop() {
+  const TypeModel& type = *types_[pick_.draw(rng_)];
+  GpuDraw d = draw_gpu_job(type, rng_);
+  StateDraw end = draw_gpu_state(ctx_.model->state, d.gpus, d.duration_s, ctx_.options->script_failure_share, rng_);
+  GeneratedJob job{make_job(*ctx_.plan, type.type, d.gpus, next_s_, d.duration_s, end, ctx_.users->draw(rng_))};
+  next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
+  return job;
+}
+
+CpuStream::CpuStream(const StreamContext& context)
+    : ctx_(context), rng_(stream_rng(context, "cpu")),
+      arrivals_(context.model->cpu_jobs * context.per_paper_job, *context.rhythm, context.start_s) {
+  next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
+}
+
+double CpuStream::peek_s() { return next_s_; }
+
+GeneratedJob CpuStream::pop() {
+  const CpuModel& cpu = ctx_.model->cpu;
+  double duration_s = cpu.bins.draw_in(cpu.bin_dist.draw(rng_), rng_);
+  StateDraw end = draw_cpu_state(cpu, ctx_.options->script_failure_share, rng_);
+  GeneratedJob job{make_job(*ctx_.plan, model::JobType::OTHER, 0, next_s_, duration_s, end, ctx_.users->draw(rng_))};
+  next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
+  return job;
+}
+
+EvalStream::EvalStream(const StreamContext& context, PretrainStream& pretrain)
+    : ctx_(context), rng_(stream_rng(context, "eval")), pretrain_(&pretrain),
+      eval_(context.model->find(model::JobType::EVAL)),
+      arrivals_(type_rate(context, eval_, context.options->eval_batch_size), *context.rhythm, context.start_s) {
+  next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
+}
+
+double EvalStream::peek_s() { return batch_.empty() ? next_s_ : batch_.front().spec.submit_time_s; }
+
+void EvalStream::make_batch() {
+  CheckpointLink link = pretrain_->checkpoint_at(next_s_, rng_);
+  std::uint32_t size = std::max(1u, draw_poisson(ctx_.options->eval_batch_size, rng_));
+  for (std::uint32_t i = 0; i < size; ++i) {
+    GpuDraw d = draw_gpu_job(*eval_, rng_);
+    StateDraw end = draw_gpu_state(ctx_.model->state, d.gpus, d.duration_s, ctx_.options->script_failure_share, rng_);
+    GeneratedJob job{make_job(*ctx_.plan, model::JobType::EVAL, d.gpus, next_s_, d.duration_s, end, link.user),
+                     link.run, link.checkpoint};
+    job.spec.model_params = link.model_params;
+    batch_.push_back(std::move(job));
+  }
+  next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
+}
+
+GeneratedJob EvalStream::pop() {
+  if (batch_.empty()) {
+    make_batch();
+  }
+  ACME_ASSERT(!batch_.empty(), "an evaluation batch holds at least one job");
+  GeneratedJob job = std::move(batch_.front());
+  batch_.pop_front();
+  return job;
+}
+
+} // namespace acme::workloads::synthetic

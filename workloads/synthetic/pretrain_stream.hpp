@@ -1,0 +1,69 @@
+#pragma once
+
+#include "acme/workloads/synthetic/job_streams.hpp"
+
+#include <queue>
+
+namespace acme::workloads::synthetic {
+
+/// The pretraining run whose checkpoint an evaluation batch evaluates.
+struct CheckpointLink {
+  std::uint64_t run = 0;      ///< RunId of the run (0: no run has started yet)
+  std::uint32_t checkpoint = 0;
+  double model_params = 0.0;
+  model::UserId user{};
+};
+
+/// Pretraining runs: a run arrives (rhythm-modulated Poisson), fixes its GPU count, model size and user,
+/// and submits attempts one after another: each attempt that fails or is cancelled is followed, its
+/// duration plus resubmit_delay later, by the next attempt, until one completes. Runs start a warm-up
+/// before the period so that runs in progress at its start are there; only attempts submitted inside
+/// the period are emitted. RunIds are given in order of first use, from 1.
+class PretrainStream final : public JobStream {
+public:
+  explicit PretrainStream(const StreamContext& context);
+  double peek_s() override;
+  GeneratedJob pop() override;
+
+  /// A run with an attempt running at `t_s` (chosen uniformly), else the run that ran last. Every
+  /// attempt submitted up to `t_s` must have been popped.
+  CheckpointLink checkpoint_at(double t_s, model::Rng& rng);
+
+private:
+  struct Run {
+    std::uint64_t id = 0; ///< 0 until first used
+    std::size_t gpu_index = 0;
+    double model_params = 0.0;
+    model::UserId user{};
+    std::uint32_t checkpoints = 0;
+  };
+  struct Attempt {
+    double submit_s = 0.0;
+    std::size_t run = 0;
+    std::uint16_t number = 1;
+    bool operator>(const Attempt& o) const { return submit_s != o.submit_s ? submit_s > o.submit_s : run > o.run; }
+  };
+  struct Running {
+    std::size_t run = 0;
+    double end_s = 0.0;
+  };
+
+  void refill();
+  /// Draws the attempt's length and end, queues the next attempt, records it as running.
+  GeneratedJob run_attempt(const Attempt& attempt);
+  std::uint64_t id_of(Run& run);
+
+  StreamContext ctx_;
+  model::Rng rng_;
+  const TypeModel* pretrain_;
+  ArrivalProcess arrivals_;
+  double next_run_s_ = NO_MORE_JOBS;
+  std::vector<Run> runs_;
+  std::priority_queue<Attempt, std::vector<Attempt>, std::greater<>> attempts_;
+  std::vector<Running> running_;
+  std::size_t last_run_ = SIZE_MAX; ///< the run whose attempt ended last among those pruned
+  double last_end_s_ = -NO_MORE_JOBS;
+  std::uint64_t next_id_ = 1;
+};
+
+} // namespace acme::workloads::synthetic

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "acme/config/config.hpp"
+#include "acme/model/ids.hpp"
+#include "acme/workloads/synthetic/arrival_process.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace acme::workloads::synthetic {
+
+/// One config cluster that receives a generated workload.
+struct ClusterPlan {
+  model::ClusterId id{};
+  std::string name;                ///< the config's cluster name
+  std::string preset;              ///< the paper's cluster whose workload it gets: "seren" or "kalos"
+  double utc_offset_s = 0.0;       ///< local time of the rhythm
+  std::uint32_t gpus_per_node = 0; ///< multi-node jobs request whole nodes
+  std::uint32_t cpus_per_gpu = 0;  ///< CPU cores a GPU job requests per GPU
+  std::uint32_t cpu_job_cores = 0; ///< CPU cores a CPU job requests
+};
+
+/// The `workload:` section with `kind: synthetic` (see configs/acme.yaml for every key).
+struct SyntheticOptions {
+  std::string preset;                 ///< acme | seren | kalos
+  double days = 0.0;                  ///< length of the generated period
+  double scale = 1.0;                 ///< multiplies every arrival rate
+  std::uint64_t seed = 0;             ///< default: the run seed
+  double start_unix_s = 0.0;          ///< first instant of the period; the run's epoch
+  RhythmOptions rhythm;
+  double eval_batch_size = 0.0;       ///< mean evaluation jobs per model checkpoint
+  double resubmit_delay_s = 0.0;      ///< from a pretraining attempt's end to the next attempt's submission
+  std::uint32_t users = 0;            ///< users per cluster
+  double script_failure_share = 0.0;  ///< share of early failures that are script (not framework) errors
+  std::vector<ClusterPlan> clusters;  ///< in config order
+
+  double end_unix_s() const;
+};
+
+/// Validates the section (every key known, values in range, clusters present). Throws ConfigError.
+SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config::Node& section);
+
+/// Keys accepted in the section.
+const std::vector<std::string>& synthetic_keys();
+
+} // namespace acme::workloads::synthetic
