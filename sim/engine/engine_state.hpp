@@ -101,7 +101,7 @@ struct JobRuntime {
   double lost_gpu_s = 0.0;       ///< GPU time lost to failures: rollback + detection .. restart + re-queue
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
-  std::vector<std::uint16_t> failures; ///< per failure category (config order)
+  std::vector<std::uint16_t> failures; ///< per failure category (config order); empty until the first
   std::uint32_t leaves = 0;
   std::uint32_t nodes = 0;
   double allocated_gpus = 0.0;   ///< GPUs held in the current attempt (a fractional job: its share)
@@ -229,6 +229,7 @@ struct Simulation::Impl {
   double last_sample_s = 0.0;
   std::exception_ptr error;
   RunResult result;
+  std::vector<model::Event> events_scratch;
 };
 
 } // namespace acme::engine

@@ -177,9 +177,9 @@ void Simulation::Impl::run_schedulers() {
     if (cluster.pending.empty()) {
       continue;
     }
-    std::vector<model::Event> events;
-    events.swap(cluster.pending);
-    std::vector<model::Decision> decisions = cluster.scheduler->on_events(events, cluster.view);
+    events_scratch.swap(cluster.pending); // reuse the vectors' storage from instant to instant
+    cluster.pending.clear();
+    std::vector<model::Decision> decisions = cluster.scheduler->on_events(events_scratch, cluster.view);
     for (const auto& decision : decisions) {
       apply(cluster, decision);
     }

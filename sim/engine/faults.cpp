@@ -117,6 +117,9 @@ void Simulation::Impl::on_leaf_repaired(std::uint64_t subject) {
 void Simulation::Impl::fail_job(model::JobId id, JobRuntime& job, std::uint32_t category) {
   ClusterRuntime& cluster = cluster_of_job(job);
   const model::JobSpec& spec = cluster.view.job(id).spec;
+  if (job.failures.empty()) {
+    job.failures.assign(faults.failures.categories.size() + 1, 0); // + switch failures
+  }
   ++job.failures[category];
   stop_progress(job);
   cancel_transfers(job);

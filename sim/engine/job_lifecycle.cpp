@@ -18,7 +18,6 @@ void Simulation::Impl::submit(model::JobSpec spec) {
   job.cluster = spec.cluster;
   job.work_s = spec.duration_s;
   job.checkpointing = !spec.is_cpu_job() && faults.checkpoint.applies(spec.type);
-  job.failures.assign(faults.failures.categories.size() + 1, 0); // + switch failures
   if (job.checkpointing) {
     job.checkpoint_bytes = faults.checkpoint.model_params_for(spec) * faults.checkpoint.bytes_per_param;
   }

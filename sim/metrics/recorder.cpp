@@ -3,6 +3,7 @@
 #include "acme/metrics/atomic_file.hpp"
 #include "acme/metrics/fault_stats.hpp"
 #include "acme/metrics/summary_builder.hpp"
+#include "acme/metrics/text_append.hpp"
 #include "acme/model/civil_time.hpp"
 
 #include <fmt/format.h>
@@ -52,35 +53,54 @@ void Recorder::on_job(const JobRecord& record) {
 void Recorder::append_job_row(const JobRecord& r) {
   const model::JobSpec& job = *r.spec;
   const ClusterInfo& cluster = options_.clusters.at(model::to_index(job.cluster));
+  std::string& out = jobs_buffer_;
   constexpr std::size_t STAMP = 32;
   char stamp[STAMP];
   auto datetime = [&](double t_s) {
     if (t_s != model::UNKNOWN_TIME_S) {
-      jobs_buffer_.append(stamp, model::format_datetime(options_.epoch_unix_s + t_s, cluster.utc_offset_s, stamp));
+      out.append(stamp, date_formatter_.format(options_.epoch_unix_s + t_s, cluster.utc_offset_s, stamp));
     }
-    jobs_buffer_ += ',';
+    out += ',';
   };
   bool started = r.first_start_s != model::UNKNOWN_TIME_S;
   double duration = started ? r.end_s - r.first_start_s : 0.0;
-  auto out = std::back_inserter(jobs_buffer_);
-  fmt::format_to(out, "{},{},{},{},{},,,{},{},", job.name, users_->name(job.user), r.nodes, job.gpus, job.cpus,
-                 model::to_string(job.type), model::to_string(r.state));
+  cell(out, std::string_view(job.name));
+  cell(out, std::string_view(users_->name(job.user)));
+  cell(out, std::uint64_t{r.nodes});
+  cell(out, std::uint64_t{job.gpus});
+  cell(out, std::uint64_t{job.cpus});
+  out += ",,"; // mem_per_pod_GB, shared_mem_per_pod: not modelled
+  cell(out, model::to_string(job.type));
+  cell(out, model::to_string(r.state));
   datetime(job.submit_time_s);
   datetime(r.first_start_s);
   datetime(r.end_s);
-  jobs_buffer_ += ",,";
-  fmt::format_to(out, "{},{},{},{},", duration, started ? r.first_start_s - job.submit_time_s : 0.0,
-                 duration * job.gpu_share(), cluster.name);
+  out += ",,"; // fail_time, stop_time
+  cell(out, duration);
+  cell(out, started ? r.first_start_s - job.submit_time_s : 0.0);
+  cell(out, duration * job.gpu_share());
+  cell(out, std::string_view(cluster.name));
   if (job.run != model::RunId{}) {
-    fmt::format_to(out, "{}", model::to_index(job.run));
+    append(out, std::uint64_t{model::to_index(job.run)});
   }
-  fmt::format_to(out, ",{},{},", r.attempts, model::to_string(r.reject));
+  out += ',';
+  cell(out, std::uint64_t{r.attempts});
+  cell(out, model::to_string(r.reject));
   if (job.recorded_start_s != model::UNKNOWN_TIME_S) {
-    fmt::format_to(out, "{}", job.recorded_queue_s());
+    append(out, job.recorded_queue_s());
   }
+  out += ',';
   constexpr double SECONDS_PER_HOUR = 3600.0;
-  fmt::format_to(out, ",{},{},{},{},{},{},{},{},{}\n", r.leaves, r.work_s, r.stall_s, r.restore_s, r.checkpoints,
-                 r.preemptions, faults_->failures_text(r.failures), r.lost_work_s, r.lost_gpu_s / SECONDS_PER_HOUR);
+  cell(out, std::uint64_t{r.leaves});
+  cell(out, r.work_s);
+  cell(out, r.stall_s);
+  cell(out, r.restore_s);
+  cell(out, std::uint64_t{r.checkpoints});
+  cell(out, std::uint64_t{r.preemptions});
+  cell(out, std::string_view(faults_->failures_text(r.failures)));
+  cell(out, r.lost_work_s);
+  append(out, r.lost_gpu_s / SECONDS_PER_HOUR);
+  out += '\n';
 }
 
 void Recorder::on_sample(const ClusterSample& s) {

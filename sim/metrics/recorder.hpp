@@ -1,6 +1,7 @@
 #pragma once
 
 #include "acme/metrics/job_record.hpp"
+#include "acme/model/civil_time.hpp"
 #include "acme/model/name_table.hpp"
 
 #include <memory>
@@ -63,6 +64,7 @@ private:
   std::unique_ptr<FaultStats> faults_;
   std::uint64_t jobs_recorded_ = 0;
   std::string summary_json_;
+  model::DateTimeFormatter date_formatter_;
 };
 
 } // namespace acme::metrics

@@ -1,6 +1,7 @@
 #include "acme/model/civil_time.hpp"
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 
 namespace acme::model {
@@ -107,10 +108,17 @@ std::optional<double> parse_datetime(std::string_view text, double default_offse
   return local - offset;
 }
 
-std::size_t format_datetime(double unix_s, double offset_s, char* out) {
+namespace {
+
+/// Local seconds split into a day number and a second of that day.
+void split_local(double unix_s, double offset_s, std::int64_t& days, unsigned& second_of_day) {
   auto local = static_cast<std::int64_t>(std::floor(unix_s + offset_s));
-  std::int64_t days = local >= 0 ? local / SECONDS_PER_DAY_I : (local - SECONDS_PER_DAY_I + 1) / SECONDS_PER_DAY_I;
-  auto sod = static_cast<unsigned>(local - days * SECONDS_PER_DAY_I);
+  days = local >= 0 ? local / SECONDS_PER_DAY_I : (local - SECONDS_PER_DAY_I + 1) / SECONDS_PER_DAY_I;
+  second_of_day = static_cast<unsigned>(local - days * SECONDS_PER_DAY_I);
+}
+
+/// "YYYY-MM-DD" (10 chars).
+void put_date(std::int64_t days, char* out) {
   std::int64_t y = 0;
   unsigned m = 0;
   unsigned d = 0;
@@ -122,20 +130,49 @@ std::size_t format_datetime(double unix_s, double offset_s, char* out) {
   put2(out + 5, m);
   out[7] = '-';
   put2(out + 8, d);
-  out[10] = ' ';
-  put2(out + 11, sod / SECONDS_PER_HOUR_I);
-  out[13] = ':';
-  put2(out + 14, (sod / SECONDS_PER_MINUTE_I) % SECONDS_PER_MINUTE_I);
-  out[16] = ':';
-  put2(out + 17, sod % SECONDS_PER_MINUTE_I);
+}
+
+/// " HH:MM:SS+hh:mm" (15 chars) after the date.
+void put_time(unsigned sod, double offset_s, char* out) {
+  out[0] = ' ';
+  put2(out + 1, sod / SECONDS_PER_HOUR_I);
+  out[3] = ':';
+  put2(out + 4, (sod / SECONDS_PER_MINUTE_I) % SECONDS_PER_MINUTE_I);
+  out[6] = ':';
+  put2(out + 7, sod % SECONDS_PER_MINUTE_I);
   auto off = static_cast<int>(std::lround(offset_s / SECONDS_PER_MINUTE_I));
-  out[19] = off < 0 ? '-' : '+';
+  out[9] = off < 0 ? '-' : '+';
   off = off < 0 ? -off : off;
-  put2(out + 20, static_cast<unsigned>(off / SECONDS_PER_MINUTE_I));
-  out[22] = ':';
-  put2(out + 23, static_cast<unsigned>(off % SECONDS_PER_MINUTE_I));
-  constexpr std::size_t LENGTH = 25;
-  return LENGTH;
+  put2(out + 10, static_cast<unsigned>(off / SECONDS_PER_MINUTE_I));
+  out[12] = ':';
+  put2(out + 13, static_cast<unsigned>(off % SECONDS_PER_MINUTE_I));
+}
+
+constexpr std::size_t DATE_CHARS = 10;
+constexpr std::size_t DATETIME_CHARS = 25;
+
+} // namespace
+
+std::size_t format_datetime(double unix_s, double offset_s, char* out) {
+  std::int64_t days = 0;
+  unsigned sod = 0;
+  split_local(unix_s, offset_s, days, sod);
+  put_date(days, out);
+  put_time(sod, offset_s, out + DATE_CHARS);
+  return DATETIME_CHARS;
+}
+
+std::size_t DateTimeFormatter::format(double unix_s, double offset_s, char* out) {
+  std::int64_t days = 0;
+  unsigned sod = 0;
+  split_local(unix_s, offset_s, days, sod);
+  if (days != cached_day_) {
+    put_date(days, date_);
+    cached_day_ = days;
+  }
+  std::copy(date_, date_ + DATE_CHARS, out);
+  put_time(sod, offset_s, out + DATE_CHARS);
+  return DATETIME_CHARS;
 }
 
 std::string format_datetime(double unix_s, double offset_s) {
@@ -145,3 +182,4 @@ std::string format_datetime(double unix_s, double offset_s) {
 }
 
 } // namespace acme::model
+

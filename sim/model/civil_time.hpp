@@ -1,5 +1,6 @@
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,16 @@ std::optional<double> parse_datetime(std::string_view text, double default_offse
 /// Writes into `out` (at least 26 chars) and returns the length; no allocation.
 std::size_t format_datetime(double unix_s, double offset_s, char* out);
 std::string format_datetime(double unix_s, double offset_s);
+
+/// format_datetime with the date part cached: consecutive rows of an output mostly share a day.
+class DateTimeFormatter {
+public:
+  std::size_t format(double unix_s, double offset_s, char* out);
+
+private:
+  std::int64_t cached_day_ = INT64_MIN;
+  char date_[10] = {};
+};
 
 /// Days since 1970-01-01 of a proleptic Gregorian date, and back (H. Hinnant's algorithms).
 std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d);

@@ -63,25 +63,33 @@ bool LineReader::next(std::string_view& line) {
 
 void LineReader::split(std::string_view line, char delimiter, std::vector<std::string_view>& fields, bool collapse) {
   fields.clear();
-  std::size_t start = 0;
-  while (true) {
-    if (collapse) {
-      while (start < line.size() && (line[start] == delimiter || line[start] == '\t')) {
-        ++start;
-      }
-      if (start == line.size()) {
+  if (!collapse) {
+    const char* p = line.data();
+    const char* end = p + line.size();
+    while (true) {
+      const void* hit = std::memchr(p, delimiter, static_cast<std::size_t>(end - p));
+      const char* stop = hit == nullptr ? end : static_cast<const char*>(hit);
+      fields.emplace_back(p, static_cast<std::size_t>(stop - p));
+      if (stop == end) {
         return;
       }
+      p = stop + 1;
+    }
+  }
+  std::size_t start = 0;
+  while (true) {
+    while (start < line.size() && (line[start] == delimiter || line[start] == '\t')) {
+      ++start;
+    }
+    if (start == line.size()) {
+      return;
     }
     std::size_t pos = start;
-    while (pos < line.size() && line[pos] != delimiter && !(collapse && line[pos] == '\t')) {
+    while (pos < line.size() && line[pos] != delimiter && line[pos] != '\t') {
       ++pos;
     }
     fields.push_back(line.substr(start, pos - start));
-    if (pos >= line.size()) {
-      return;
-    }
-    start = pos + 1;
+    start = pos;
   }
 }
 

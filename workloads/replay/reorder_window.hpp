@@ -4,7 +4,7 @@
 
 #include <functional>
 #include <optional>
-#include <queue>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -22,17 +22,21 @@ public:
   std::optional<model::JobSpec> next(const std::function<std::optional<model::JobSpec>()>& read);
 
 private:
-  struct Later {
-    bool operator()(const std::pair<model::JobSpec, std::uint64_t>& a,
-                    const std::pair<model::JobSpec, std::uint64_t>& b) const {
-      return a.first.submit_time_s > b.first.submit_time_s ||
-             (a.first.submit_time_s == b.first.submit_time_s && a.second > b.second);
-    }
+  /// Heap entries are small; the jobs stay in `slots_` (moved once in, once out).
+  struct Entry {
+    double submit_s = 0.0;
+    std::uint64_t sequence = 0;
+    std::uint32_t slot = 0;
   };
+  /// Heap order: the earliest submission (then the earliest row) on top.
+  static bool later(const Entry& a, const Entry& b) {
+    return a.submit_s > b.submit_s || (a.submit_s == b.submit_s && a.sequence > b.sequence);
+  }
+
   std::string path_;
-  std::priority_queue<std::pair<model::JobSpec, std::uint64_t>, std::vector<std::pair<model::JobSpec, std::uint64_t>>,
-                      Later>
-      heap_;
+  std::vector<Entry> heap_;
+  std::vector<model::JobSpec> slots_;
+  std::vector<std::uint32_t> free_slots_;
   std::uint64_t sequence_ = 0;
   double last_emitted_s_ = -1e300;
   bool exhausted_ = false;
