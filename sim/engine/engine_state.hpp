@@ -36,6 +36,7 @@ enum class EventKind : std::uint8_t {
   NODE_REPAIRED,   ///< subject: packed (cluster, node)
   LEAF_FAILURE,    ///< subject: packed (cluster, leaf)
   LEAF_REPAIRED,   ///< subject: packed (cluster, leaf)
+  STEP_END,        ///< a timed step of a task plan ended (lane in QueuedEvent::lane)
 };
 
 /// An entry of the engine's own event heap. `generation` invalidates events of an earlier stage.
@@ -45,6 +46,7 @@ struct QueuedEvent {
   EventKind kind = EventKind::JOB_SEGMENT_END;
   std::uint32_t generation = 0;
   std::uint64_t subject = 0;
+  std::int32_t lane = -1; ///< STEP_END: the plan lane (-1: the prologue)
 };
 
 struct LaterFirst {
@@ -65,6 +67,7 @@ enum class JobStage : std::uint8_t {
   SAVING,        ///< preempted: saving before releasing its resources
   HUNG,          ///< hit by a failure that hangs it: holds its nodes, makes no progress
   RECOVERING,    ///< automatic recovery: holds its healthy nodes while the faulty one is found
+  PLAN,          ///< running the steps of its task plan (evaluation)
 };
 
 /// Engine-private run-time state of an active job (the public part is the ClusterView's JobEntry).
@@ -104,6 +107,10 @@ struct JobRuntime {
   std::vector<std::uint16_t> failures; ///< per failure category (config order); empty until the first
   std::uint32_t leaves = 0;
   std::uint32_t nodes = 0;
+  double gpu_busy_s = 0.0;       ///< GPU-seconds spent in GPU steps of its plan
+  std::vector<std::uint32_t> lane_step; ///< next step of each plan lane (prologue: the last entry)
+  std::uint32_t lanes_left = 0;
+  std::vector<std::pair<TransferId, std::int32_t>> lane_transfers; ///< plan reads in flight: (id, lane)
   double allocated_gpus = 0.0;   ///< GPUs held in the current attempt (a fractional job: its share)
   double allocated_since_s = 0.0;
 };
@@ -149,7 +156,7 @@ struct Simulation::Impl {
   void process_instant(double now_s);
   void arm_timer();
   double next_time() const;
-  void schedule(double time_s, EventKind kind, std::uint64_t subject, std::uint32_t generation);
+  void schedule(double time_s, EventKind kind, std::uint64_t subject, std::uint32_t generation, std::int32_t lane = -1);
   void handle(const QueuedEvent& event);
   void take_submissions(double now_s);
   void run_schedulers();
@@ -187,6 +194,13 @@ struct Simulation::Impl {
   double checkpoint_interval_s(const JobRuntime& job, const model::JobSpec& spec) const;
   double job_mtbf_s(const JobRuntime& job) const;
   TransferId start_transfer(model::JobId id, JobRuntime& job, IoDirection direction);
+
+  // task_runner.cpp: jobs with a task plan (evaluation trials, trial coordinator node jobs)
+  void begin_plan(model::JobId id, JobRuntime& job);
+  void run_step(model::JobId id, JobRuntime& job, std::int32_t lane);
+  void on_step_end(model::JobId id, JobRuntime& job, std::int32_t lane);
+  void on_plan_transfer_done(model::JobId id, JobRuntime& job, TransferId transfer);
+  void spawn(const model::JobSpec& follow_up, const model::JobSpec& parent);
 
   // faults.cpp: failure injection, repairs, recovery
   void start_failure_processes();
@@ -230,6 +244,8 @@ struct Simulation::Impl {
   std::exception_ptr error;
   RunResult result;
   std::vector<model::Event> events_scratch;
+  std::uint64_t next_spawned_id = std::uint64_t{1} << 62; ///< ids of jobs spawned by plans
+  std::vector<model::JobSpec> spawned;                    ///< submitted at the end of the instant's events
 };
 
 } // namespace acme::engine

@@ -93,7 +93,7 @@ void Simulation::Impl::process_instant(double now) {
     }
     take_submissions(now);
     run_schedulers();
-    if (heap.empty() || heap.top().time_s > now) {
+    if ((heap.empty() || heap.top().time_s > now) && spawned.empty()) {
       break;
     }
   }
@@ -106,9 +106,10 @@ void Simulation::Impl::process_instant(double now) {
   }
 }
 
-void Simulation::Impl::schedule(double time_s, EventKind kind, std::uint64_t subject, std::uint32_t generation) {
+void Simulation::Impl::schedule(double time_s, EventKind kind, std::uint64_t subject, std::uint32_t generation,
+                                std::int32_t lane) {
   ACME_ASSERT(time_s >= now_s, "events are never scheduled in the past");
-  heap.push(QueuedEvent{time_s, sequence++, kind, generation, subject});
+  heap.push(QueuedEvent{time_s, sequence++, kind, generation, subject, lane});
 }
 
 double Simulation::Impl::simgrid_now_s() { return simgrid::s4u::Engine::get_clock(); }
@@ -159,12 +160,19 @@ void Simulation::Impl::handle(const QueuedEvent& event) {
   case EventKind::JOB_HANG_NOTICED:
     on_hang_noticed(id, job);
     return;
+  case EventKind::STEP_END:
+    on_step_end(id, job, event.lane);
+    return;
   default:
     ACME_ASSERT(false, "every event kind is handled");
   }
 }
 
 void Simulation::Impl::take_submissions(double now) {
+  for (auto& spec : spawned) {
+    submit(std::move(spec)); // follow-up jobs of task plans (e.g. metric jobs)
+  }
+  spawned.clear();
   while (next_job && next_job->submit_time_s <= now) {
     model::JobSpec spec = std::move(*next_job);
     next_job = workload->next();

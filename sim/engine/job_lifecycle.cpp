@@ -125,6 +125,15 @@ void Simulation::Impl::finish_job(model::JobId id, JobRuntime& job, model::JobSt
 
 void Simulation::Impl::preempt_job(model::JobId id) {
   JobRuntime& job = jobs.at(id);
+  if (job.stage == JobStage::PLAN) {
+    // A task plan restarts from its beginning: its progress is lost.
+    ++job.preemptions;
+    cancel_transfers(job);
+    release(id, job, model::JobPhase::QUEUED);
+    cluster_of_job(job).pending.emplace_back(
+        model::JobEnded{id, model::JobState::CANCELLED, model::EndCause::PREEMPTED});
+    return;
+  }
   bool running = job.stage == JobStage::STARTING || job.stage == JobStage::RESTORING ||
                  job.stage == JobStage::COMPUTING || job.stage == JobStage::CHECKPOINTING ||
                  job.stage == JobStage::SNAPSHOTTING || job.stage == JobStage::SLOT_WAIT;
@@ -181,6 +190,7 @@ void Simulation::Impl::record(const model::JobEntry& entry, const JobRuntime& jo
   r.checkpoints = job.checkpoints;
   r.preemptions = job.preemptions;
   r.failures = job.failures;
+  r.gpu_busy_s = job.gpu_busy_s;
   recorder.on_job(r);
 }
 

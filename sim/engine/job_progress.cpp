@@ -74,11 +74,20 @@ void Simulation::Impl::cancel_transfers(JobRuntime& job) {
     transfer_owner.erase(t);
   }
   job.persists.clear();
+  for (const auto& [t, lane] : job.lane_transfers) {
+    io.cancel(t);
+    transfer_owner.erase(t);
+  }
+  job.lane_transfers.clear();
 }
 
 void Simulation::Impl::on_launched(model::JobId id, JobRuntime& job) {
   if (job.first_start_s == model::UNKNOWN_TIME_S) {
     job.first_start_s = now_s;
+  }
+  if (cluster_of_job(job).view.job(id).spec.plan) {
+    begin_plan(id, job);
+    return;
   }
   if (!job.needs_restore) {
     begin_compute(id, job);
@@ -197,6 +206,10 @@ void Simulation::Impl::on_transfer_done(TransferId transfer) {
   transfer_owner.erase(owner);
   JobRuntime& job = jobs.at(id);
   ACME_ASSERT(ok, "transfers of running jobs fail only with their nodes, and those cancel them first");
+  if (job.stage == JobStage::PLAN) {
+    on_plan_transfer_done(id, job, transfer);
+    return;
+  }
   if (transfer != job.transfer) {
     on_persist_done(id, job, transfer, duration_s);
     return;

@@ -28,6 +28,7 @@ struct JobRecord {
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
   std::vector<std::uint16_t> failures;          ///< per failure category (RecorderOptions order)
+  double gpu_busy_s = 0.0;                      ///< GPU-seconds of GPU work in a task plan (evaluation)
 };
 
 /// State of one cluster over one output interval.

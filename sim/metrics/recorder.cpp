@@ -1,6 +1,7 @@
 #include "acme/metrics/recorder.hpp"
 
 #include "acme/metrics/atomic_file.hpp"
+#include "acme/metrics/eval_stats.hpp"
 #include "acme/metrics/fault_stats.hpp"
 #include "acme/metrics/summary_builder.hpp"
 #include "acme/metrics/text_append.hpp"
@@ -26,7 +27,8 @@ constexpr std::size_t FLUSH_BYTES = 1 << 20;
 
 Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     : options_(std::move(options)), users_(&users), summary_(std::make_unique<SummaryBuilder>(options_.clusters)),
-      faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories)) {
+      faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories)),
+      evals_(std::make_unique<EvalStats>(options_.clusters.size())) {
   std::filesystem::create_directories(options_.out_dir);
   if (options_.write_jobs_csv) {
     jobs_file_ = std::make_unique<AtomicFile>(options_.out_dir + "/jobs.csv");
@@ -41,6 +43,7 @@ void Recorder::on_job(const JobRecord& record) {
   ++jobs_recorded_;
   summary_->add(record);
   faults_->add(record);
+  evals_->add(record);
   if (jobs_file_) {
     append_job_row(record);
     if (jobs_buffer_.size() > FLUSH_BYTES) {
@@ -116,7 +119,7 @@ void Recorder::on_sample(const ClusterSample& s) {
 }
 
 void Recorder::finish(const RunInfo& info) {
-  summary_json_ = summary_->render(options_, info, *faults_);
+  summary_json_ = summary_->render(options_, info, *faults_, *evals_);
   if (jobs_file_) {
     jobs_file_->write(jobs_buffer_);
     jobs_buffer_.clear();

@@ -11,6 +11,7 @@
 namespace acme::metrics {
 
 class AtomicFile;
+class EvalStats;
 class FaultStats;
 class SummaryBuilder;
 
@@ -62,6 +63,7 @@ private:
   std::vector<double> last_sample_s_;
   std::unique_ptr<SummaryBuilder> summary_;
   std::unique_ptr<FaultStats> faults_;
+  std::unique_ptr<EvalStats> evals_;
   std::uint64_t jobs_recorded_ = 0;
   std::string summary_json_;
   model::DateTimeFormatter date_formatter_;

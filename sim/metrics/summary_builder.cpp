@@ -1,5 +1,6 @@
 #include "acme/metrics/summary_builder.hpp"
 
+#include "acme/metrics/eval_stats.hpp"
 #include "acme/metrics/fault_stats.hpp"
 #include "acme/metrics/recorder.hpp"
 #include "acme/model/civil_time.hpp"
@@ -71,7 +72,8 @@ std::string SummaryBuilder::render_class(ClassStats& s) const {
   return out + "}";
 }
 
-std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults) {
+std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults,
+                                           const EvalStats& evals) {
   ClusterStats& cs = stats_[c];
   const ClusterInfo& ci = clusters_[c];
   ClassStats all_gpu;
@@ -102,6 +104,7 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
       quote(ci.name), ci.nodes, ci.gpus, jobs, rejected, number(utilisation),
       number(cs.busy_gpu_seconds / SECONDS_PER_HOUR));
   out += "\n      " + faults.render_cluster(c, info) + ",";
+  out += "\n      " + evals.render_cluster(c) + ",";
   out += "\n      \"by_type\": {\n";
   for (std::size_t k = 0; k < CLASS_COUNT; ++k) {
     std::string name = k == CPU_CLASS ? "CPU" : std::string(model::to_string(static_cast<model::JobType>(k)));
@@ -111,7 +114,8 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
   return out;
 }
 
-std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults) {
+std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
+                                   const EvalStats& evals) {
   std::string out = "{\n";
   out += fmt::format("  \"seed\": {},\n  \"config\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n",
                      options.seed, quote(options.config_file),
@@ -119,7 +123,7 @@ std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo
   out += fmt::format("  \"jobs_submitted\": {},\n  \"trace_rows_skipped\": {},\n  \"clusters\": {{\n",
                      info.jobs_submitted, info.trace_rows_skipped);
   for (std::size_t c = 0; c < clusters_.size(); ++c) {
-    out += render_cluster(c, info, faults) + (c + 1 < clusters_.size() ? ",\n" : "\n");
+    out += render_cluster(c, info, faults, evals) + (c + 1 < clusters_.size() ? ",\n" : "\n");
   }
   out += "  }\n}\n";
   return out;

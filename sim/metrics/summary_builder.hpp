@@ -9,6 +9,7 @@
 
 namespace acme::metrics {
 
+class EvalStats;
 class FaultStats;
 struct RecorderOptions;
 struct RunInfo;
@@ -24,7 +25,8 @@ public:
 
   void add(const JobRecord& record);
   void add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds);
-  std::string render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults);
+  std::string render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
+                     const EvalStats& evals);
 
 private:
   struct ClassStats {
@@ -41,7 +43,7 @@ private:
     double busy_gpu_seconds = 0.0;
   };
   std::string render_class(ClassStats& stats) const;
-  std::string render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults);
+  std::string render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults, const EvalStats& evals);
 
   std::vector<ClusterInfo> clusters_;
   std::vector<ClusterStats> stats_;

@@ -3,7 +3,10 @@
 #include "acme/model/ids.hpp"
 #include "acme/model/units.hpp"
 
+#include "acme/model/task_plan.hpp"
+
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -64,6 +67,9 @@ struct JobSpec {
   double model_params = 0.0;                 ///< model parameters (count), 0 when unknown
   FailureCategory failure = FailureCategory::NONE; ///< cause, when final_state counts as failed
   std::string name;                          ///< job id as written in the trace
+  std::uint64_t eval_batch = 0;              ///< evaluation request (model checkpoint) it belongs to; 0: none
+  std::uint32_t dataset = 0;                 ///< evaluation dataset index within the catalogue
+  std::shared_ptr<const TaskPlan> plan;      ///< phases to run (evaluation); null: plain computation
 
   bool is_cpu_job() const { return gpus == 0; }
   /// Takes a fraction of one GPU that other fractional jobs may share.
