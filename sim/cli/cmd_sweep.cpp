@@ -34,7 +34,8 @@ skips finished points and retries failed ones. The study writes, sorted by point
   DIR/results.csv    one row per point: its overrides and every number of its summary.json
   DIR/results.json   the same plus, per setting, the mean and 95% Student t interval across seeds
   DIR/aggregate.csv  one row per setting: mean and interval half width (.ci95) per metric
-A failing point (bad override, crash) is recorded with its error; the others go on.
+A failing point (bad override, crash) is recorded with its error; the others go on. A point is
+known by its overrides and seed only: after editing the base config, sweep into a new folder.
 
 options:
   -j, --jobs N            worker processes at once (default: the CPUs this process may use)

@@ -36,6 +36,7 @@ struct CheckpointConfig {
   bool async = false;                   ///< snapshot to host memory, persist in the background
   double bytes_per_param = 14.0;        ///< mixed-precision Adam: bf16 weights 2 + fp32 master 4 + moments 8
   std::uint32_t host_snapshots = 2;     ///< async snapshots host memory holds at once
+  double gpus_per_pcie_switch = 2.0;    ///< GPUs sharing one PCIe link to the host (HGX A100: 2)
   std::vector<model::JobType> applies_to{model::JobType::PRETRAIN};
   /// Model size assumed for a job that does not carry one, by its GPU count (ascending max_gpus).
   std::vector<std::pair<std::uint32_t, double>> params_by_gpus;

@@ -91,7 +91,9 @@ FailureConfig parse_failures(const Node& node) {
     return f;
   }
   node.expect_keys({"enabled", "categories", "leaf_switch", "trace", "isolated_until_operator", "operator_return"});
-  f.enabled = node.get_or("enabled", true, &Node::as_bool);
+  f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
+  // Random failures are on when the section is present, unless it only replays a trace.
+  f.enabled = node.get_or("enabled", f.trace_path.empty(), &Node::as_bool);
   if (Node cats = node["categories"]; cats.is_defined()) {
     cats.expect_map();
     for (const auto& name : cats.keys()) {
@@ -112,7 +114,6 @@ FailureConfig parse_failures(const Node& node) {
       f.leaf_repair = parse_duration_distribution(repair);
     }
   }
-  f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
   f.isolated_until_operator = node.get_or("isolated_until_operator", false, &Node::as_bool);
   if (Node op = node["operator_return"]; op.is_defined()) {
     f.operator_return = parse_duration_distribution(op);
@@ -132,7 +133,7 @@ CheckpointConfig parse_checkpoint(const Node& node) {
   if (!node.is_defined()) {
     return c;
   }
-  node.expect_keys({"policy", "mode", "bytes_per_param", "host_snapshots", "applies_to"});
+  node.expect_keys({"policy", "mode", "bytes_per_param", "host_snapshots", "gpus_per_pcie_switch", "applies_to"});
   std::string mode = node.get_or("mode", std::string("sync"), &Node::as_string);
   if (mode != "sync" && mode != "async") {
     node["mode"].fail("expected \"sync\" or \"async\", got \"" + mode + "\"");
@@ -145,6 +146,8 @@ CheckpointConfig parse_checkpoint(const Node& node) {
     }
   }
   c.host_snapshots = node.get_or("host_snapshots", c.host_snapshots, &Node::as_count);
+  // NVIDIA DGX A100 user guide: four PCIe Gen4 switches, two A100 GPUs (and two NICs) under each.
+  c.gpus_per_pcie_switch = node.get_or("gpus_per_pcie_switch", 2u, &Node::as_count);
   c.applies_to = parse_types(node["applies_to"], c.applies_to);
   return c;
 }

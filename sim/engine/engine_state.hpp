@@ -4,6 +4,7 @@
 
 #include "acme/config/config.hpp"
 #include "acme/config/faults.hpp"
+#include "acme/engine/failure_trace.hpp"
 #include "acme/engine/io_service.hpp"
 #include "acme/engine/platform.hpp"
 #include "acme/engine/simulation.hpp"
@@ -37,6 +38,7 @@ enum class EventKind : std::uint8_t {
   LEAF_FAILURE,    ///< subject: packed (cluster, leaf)
   LEAF_REPAIRED,   ///< subject: packed (cluster, leaf)
   STEP_END,        ///< a timed step of a task plan ended (lane in QueuedEvent::lane)
+  TRACED_FAILURE,  ///< a failure from the failure trace (subject: packed (cluster, node); category in lane)
 };
 
 /// An entry of the engine's own event heap. `generation` invalidates events of an earlier stage.
@@ -206,6 +208,7 @@ struct Simulation::Impl {
   void start_failure_processes();
   void draw_next_failure(model::ClusterId cluster, std::uint32_t node);
   void on_node_failure(std::uint64_t subject);
+  void fail_node(model::ClusterId cid, std::uint32_t node, std::uint32_t category);
   void node_down(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node);
   void node_up(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node);
   void on_node_repaired(std::uint64_t subject);

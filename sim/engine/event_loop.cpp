@@ -129,6 +129,9 @@ void Simulation::Impl::handle(const QueuedEvent& event) {
   case EventKind::NODE_REPAIRED:
     on_node_repaired(event.subject);
     return;
+  case EventKind::TRACED_FAILURE:
+    fail_node(cluster_of(event.subject), index_of(event.subject), static_cast<std::uint32_t>(event.lane));
+    return;
   case EventKind::LEAF_FAILURE:
     on_leaf_failure(event.subject);
     return;

@@ -9,6 +9,13 @@
 namespace acme::engine {
 
 void Simulation::Impl::start_failure_processes() {
+  if (!faults.failures.trace_path.empty()) {
+    for (const TracedFailure& f : load_failure_trace(config.resolve_path(faults.failures.trace_path), config,
+                                                     workload->epoch_unix_s())) {
+      schedule(std::max(f.time_s, now_s), EventKind::TRACED_FAILURE, pack(f.cluster, f.node), 0,
+               static_cast<std::int32_t>(f.category));
+    }
+  }
   if (!faults.failures.enabled) {
     return;
   }
@@ -25,6 +32,9 @@ void Simulation::Impl::start_failure_processes() {
 }
 
 void Simulation::Impl::draw_next_failure(model::ClusterId cluster, std::uint32_t node) {
+  if (!faults.failures.enabled) {
+    return;
+  }
   double rate = faults.failures.node_rate_per_day() / model::SECONDS_PER_DAY;
   if (rate <= 0.0) {
     return;
@@ -35,9 +45,6 @@ void Simulation::Impl::draw_next_failure(model::ClusterId cluster, std::uint32_t
 }
 
 void Simulation::Impl::on_node_failure(std::uint64_t subject) {
-  model::ClusterId cid = cluster_of(subject);
-  std::uint32_t node = index_of(subject);
-  ClusterRuntime& cluster = clusters[model::to_index(cid)];
   // Which category: proportional to the categories' rates.
   double pick = failure_rng.uniform() * faults.failures.node_rate_per_day();
   std::uint32_t category = 0;
@@ -46,6 +53,20 @@ void Simulation::Impl::on_node_failure(std::uint64_t subject) {
     if (pick < 0.0) {
       break;
     }
+  }
+  model::ClusterId cid = cluster_of(subject);
+  std::uint32_t node = index_of(subject);
+  if (clusters[model::to_index(cid)].down_reasons[node] > 0) {
+    draw_next_failure(cid, node); // down for another reason (its switch): the process goes on
+    return;
+  }
+  fail_node(cid, node, category);
+}
+
+void Simulation::Impl::fail_node(model::ClusterId cid, std::uint32_t node, std::uint32_t category) {
+  ClusterRuntime& cluster = clusters[model::to_index(cid)];
+  if (cluster.down_reasons[node] > 0) {
+    return; // already down (a traced failure of a node under repair)
   }
   // Fail the jobs first (cancelling their transfers), then power the node off.
   std::vector<model::JobId> hit = cluster.jobs_on_node[node];
@@ -57,7 +78,8 @@ void Simulation::Impl::on_node_failure(std::uint64_t subject) {
   if (faults.failures.isolated_until_operator) {
     repair += faults.failures.operator_return.sample(failure_rng);
   }
-  schedule(now_s + repair, EventKind::NODE_REPAIRED, subject, 0);
+  ++cluster.failure_generation[node]; // its random failure process restarts after the repair
+  schedule(now_s + repair, EventKind::NODE_REPAIRED, pack(cid, node), 0);
 }
 
 void Simulation::Impl::node_down(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node) {

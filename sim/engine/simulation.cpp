@@ -2,6 +2,8 @@
 
 #include "acme/engine/engine_state.hpp"
 
+#include "acme/config/calibration.hpp"
+
 namespace acme::engine {
 namespace {
 
@@ -20,15 +22,14 @@ model::ClusterShape shape_of(const config::ClusterConfig& c, model::ClusterId id
   return shape;
 }
 
-/// Costs of the checkpoint model. Until the calibration file is read, A100 figures: PCIe Gen4 x16
-/// (~25 GB/s achievable, shared by the two GPUs under each PCIe switch of an HGX A100 board when all
-/// copy at once) and a 5% compute slowdown while a background persist runs (assumption).
-CheckpointCosts costs_from(const config::Config& /*config*/) {
-  constexpr double PCIE_GEN4_X16_BPS = 25e9;
-  constexpr double GPUS_PER_PCIE_SWITCH = 2.0;
-  constexpr double ASYNC_SLOWDOWN = 0.05;
-  return CheckpointCosts{PCIE_GEN4_X16_BPS / GPUS_PER_PCIE_SWITCH, PCIE_GEN4_X16_BPS / GPUS_PER_PCIE_SWITCH,
-                         ASYNC_SLOWDOWN};
+/// Costs of the checkpoint model, from the run's calibration (`calibration:`; default: the A100
+/// spec, configs/calibration/a100-spec.yaml). When every GPU of a node copies at once, the two GPUs
+/// under each PCIe switch share its link (`checkpoint.gpus_per_pcie_switch`).
+CheckpointCosts costs_from(const config::Config& config) {
+  config::Calibration cal = config::load_calibration(config.root["calibration"], config.base_dir);
+  double share = config.faults->checkpoint.gpus_per_pcie_switch;
+  return CheckpointCosts{cal.d2h_pinned_bw_Bps / share, cal.h2d_pinned_bw_Bps / share,
+                         cal.async_compute_slowdown_fraction};
 }
 
 } // namespace

@@ -16,10 +16,14 @@ const std::vector<std::string> STUDY_KEYS = {"name", "description", "config", "s
 
 /// A YAML value as `--set` text: scalars as written, lists and maps in flow style.
 std::string value_text(const config::Node& value) {
-  if (value.is_scalar()) {
-    return value.yaml().Scalar();
-  }
   YAML::Emitter out;
+  if (value.is_scalar()) {
+    if (value.yaml().Tag() != "!") {
+      return value.yaml().Scalar(); // plain: as written
+    }
+    out << value.yaml().Scalar(); // quoted: the emitter keeps the quotes a string like '{a: 1}' needs
+    return out.c_str();
+  }
   out.SetMapFormat(YAML::Flow);
   out.SetSeqFormat(YAML::Flow);
   out << value.yaml();

@@ -60,6 +60,7 @@ cleanup() {
     scancel "$JOB" >/dev/null 2>&1
   fi
   if [ -n "${SLURM_CONF:-}" ] && command -v squeue >/dev/null; then
+    # shellcheck disable=SC2016 # expanded by the inner shell, on every poll
     timeout 20 bash -c 'while [ -n "$(squeue -h 2>/dev/null)" ]; do sleep 0.2; done'
   fi
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do # slurmd, slurmctld, munged: reverse start order
@@ -67,7 +68,7 @@ cleanup() {
     timeout 10 tail --pid="${PIDS[$i]}" -f /dev/null 2>/dev/null || kill -KILL "${PIDS[$i]}" 2>/dev/null
   done
   if [ $rc -ne 0 ]; then
-    for log in "$WORK"/*.log "$WORK"/slurm/logs/*; do
+    for log in "$WORK"/*.log "$WORK"/*.out "$WORK"/slurm/logs/*; do
       [ -f "$log" ] && { echo "--- $log (tail)"; tail -n 15 "$log"; }
     done
   fi
@@ -141,7 +142,6 @@ start_slurm() {
 start_munge
 write_slurm_conf
 start_slurm
-T_UP=$(now)
 echo "munged, slurmctld, slurmd up in $(since "$T_INSTALLED") s (install check $(awk -v a="$T0" -v b="$T_INSTALLED" 'BEGIN{printf "%.1f", b-a}') s)"
 
 OUT="$WORK/out"

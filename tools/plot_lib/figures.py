@@ -157,7 +157,8 @@ def gpu_time_lost(curves):
     ax.set_xticks(np.arange(len(categories)) + 0.4 - width / 2)
     ax.set_xticklabels(categories)
     ax.set_ylabel("GPU hours lost")
-    ax.set_title("GPU time lost by failure category (from " + per_curve[0][2] + ")")
+    source = per_curve[0][2] if per_curve[0][2] == "summary.json" else "jobs.csv, each job's hours split by its failures"
+    ax.set_title(f"GPU time lost by failure category (from {source})")
     ax.legend(fontsize="x-small")
     return fig
 

@@ -1,6 +1,7 @@
 #include "acme/study/study.hpp"
 
 #include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "test_paths.hpp"
 
@@ -81,4 +82,17 @@ TEST_CASE("study::load: bad study files fail with file:line:col, key and what is
   REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: {\"a[x]\": [1, 2]}\n"), Catch::Contains("is not a config key path"));
   REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: [1, 2]\n"), Catch::Contains("grid"));
   REQUIRE_THAT(error_of("config: [tiny.yaml\n"), Catch::Contains("study.yaml:") && Catch::Contains("malformed YAML"));
+}
+
+TEST_CASE("study::load: values keep their YAML meaning when passed to --set", "[study][parse]") {
+  auto s = parse_study_text("config: tiny.yaml\ngrid:\n  a: ['{k: v}', \"pack\", 10min, {name: fifo}, [1, 2]]\n",
+                            "s.yaml", CONFIG_DIR);
+  const auto& values = s.grid[0].values;
+  YAML::Node quoted_map = YAML::Load(values[0]);
+  REQUIRE(quoted_map.IsScalar()); // a quoted string stays a string
+  REQUIRE(quoted_map.Scalar() == "{k: v}");
+  REQUIRE(values[1] == "pack");
+  REQUIRE(values[2] == "10min");
+  REQUIRE(values[3] == "{name: fifo}");
+  REQUIRE(values[4] == "[1, 2]");
 }
