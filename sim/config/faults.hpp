@@ -56,6 +56,7 @@ struct PreemptionConfig {
 struct RecoveryConfig {
   PolicySpec policy;                    ///< manual | automatic
   std::vector<model::JobType> applies_to{model::JobType::PRETRAIN};
+  std::uint32_t spare_nodes = 0;        ///< per cluster, held back for restarts (a repaired node refills)
   bool applies(model::JobType type) const;
 };
 

@@ -174,8 +174,15 @@ RecoveryConfig parse_recovery(const Node& node) {
   if (!node.is_defined()) {
     return r;
   }
-  node.expect_keys({"policy", "applies_to"});
+  node.expect_keys({"policy", "applies_to", "spare_nodes"});
   r.applies_to = parse_types(node["applies_to"], r.applies_to);
+  if (Node spares = node["spare_nodes"]; spares.is_defined()) {
+    std::int64_t n = spares.as_int();
+    if (n < 0) {
+      spares.fail("expected a number of nodes >= 0");
+    }
+    r.spare_nodes = static_cast<std::uint32_t>(n);
+  }
   return r;
 }
 

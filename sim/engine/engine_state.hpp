@@ -70,6 +70,7 @@ enum class JobStage : std::uint8_t {
   HUNG,          ///< hit by a failure that hangs it: holds its nodes, makes no progress
   RECOVERING,    ///< automatic recovery: holds its healthy nodes while the faulty one is found
   PLAN,          ///< running the steps of its task plan (evaluation)
+  AWAITING_NODES, ///< automatic recovery done, holds its healthy nodes until a replacement frees up
 };
 
 /// Engine-private run-time state of an active job (the public part is the ClusterView's JobEntry).
@@ -133,6 +134,8 @@ struct ClusterRuntime {
   std::vector<std::uint16_t> down_reasons;             ///< per node: failures and switch outages holding it down
   std::vector<std::uint32_t> failure_generation;       ///< per node: invalidates a pending failure event
   model::Distribution launch_latency;                  ///< allocation to start (e.g. Kubernetes pod start)
+  std::vector<model::NodeId> spares;                   ///< nodes held back for restarts after failures
+  std::vector<model::JobId> awaiting_nodes;            ///< recovered jobs waiting for a replacement node
   double storage_bw_Bps = 0.0;
   double storage_nic_bw_Bps = 0.0;                     ///< per node
 };
@@ -217,6 +220,9 @@ struct Simulation::Impl {
   void fail_job(model::JobId id, JobRuntime& job, std::uint32_t category);
   void on_hang_noticed(model::JobId id, JobRuntime& job);
   void on_recovered(model::JobId id, JobRuntime& job);
+  bool replace_down_nodes(model::JobId id, JobRuntime& job);
+  void restart_awaiting_jobs();
+  void set_aside_spares();
 
   const config::Config& config;
   const config::FaultConfig& faults;

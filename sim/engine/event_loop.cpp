@@ -92,6 +92,7 @@ void Simulation::Impl::process_instant(double now) {
       handle(event);
     }
     take_submissions(now);
+    restart_awaiting_jobs();
     run_schedulers();
     if ((heap.empty() || heap.top().time_s > now) && spawned.empty()) {
       break;

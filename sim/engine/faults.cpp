@@ -104,8 +104,13 @@ void Simulation::Impl::node_up(ClusterRuntime& cluster, model::ClusterId cid, st
 void Simulation::Impl::on_node_repaired(std::uint64_t subject) {
   model::ClusterId cid = cluster_of(subject);
   std::uint32_t node = index_of(subject);
-  node_up(clusters[model::to_index(cid)], cid, node);
+  ClusterRuntime& cluster = clusters[model::to_index(cid)];
   draw_next_failure(cid, node); // a failed node fails again only once back in service
+  if (cluster.down_reasons[node] == 1 && cluster.spares.size() < faults.recovery.spare_nodes) {
+    cluster.spares.push_back(model::NodeId{node}); // the repaired node refills the spare pool
+    return;
+  }
+  node_up(cluster, cid, node);
 }
 
 void Simulation::Impl::on_leaf_failure(std::uint64_t subject) {
@@ -199,42 +204,84 @@ void Simulation::Impl::on_hang_noticed(model::JobId id, JobRuntime& job) {
 
 void Simulation::Impl::on_recovered(model::JobId id, JobRuntime& job) {
   ClusterRuntime& cluster = cluster_of_job(job);
-  const model::JobEntry& entry = cluster.view.job(id);
   if (job.stage == JobStage::RECOVERING) {
-    // The faulty node is isolated: replace every node of the job that is down by an idle node.
-    std::vector<model::NodeId> down;
-    for (const auto& share : entry.placement) {
-      if (!cluster.view.is_up(share.node)) {
-        down.push_back(share.node);
-      }
-    }
-    const auto& idle = cluster.view.idle_node_set();
-    if (idle.count() >= down.size()) {
-      bool widened = job.checkpointing && job.nodes > 1;
-      if (widened) {
-        io.widen_nic(job.cluster, entry.placement.front().node, 1);
-      }
-      std::size_t next = idle.find_first();
-      for (model::NodeId bad : down) {
-        model::NodeId good{static_cast<std::uint32_t>(next)};
-        next = idle.find_next(next + 1);
-        auto& on_bad = cluster.jobs_on_node[model::to_index(bad)];
-        on_bad.erase(std::remove(on_bad.begin(), on_bad.end(), id), on_bad.end());
-        cluster.view.move_share(id, bad, good);
-        cluster.jobs_on_node[model::to_index(good)].push_back(id);
-      }
-      if (widened) {
-        io.widen_nic(job.cluster, entry.placement.front().node, job.nodes);
-      }
-      ++job.attempts;
-      on_launched(id, job); // restart at once from the last good checkpoint
+    if (replace_down_nodes(id, job)) {
       return;
     }
-    release(id, job, model::JobPhase::HELD); // not enough healthy nodes: queue again
-    cluster.pending.emplace_back(model::JobEnded{id, model::JobState::FAILED, model::EndCause::NODE_FAILURE});
+    // No healthy node free: keep the healthy ones and restart as soon as one frees up, ahead of the
+    // queue (the job waits at the head of its class).
+    enter(id, job, JobStage::AWAITING_NODES);
+    cluster.awaiting_nodes.push_back(id);
+    return;
   }
   cluster.view.requeue_job(id);
   cluster.pending.emplace_back(model::JobSubmitted{id});
+}
+
+bool Simulation::Impl::replace_down_nodes(model::JobId id, JobRuntime& job) {
+  ClusterRuntime& cluster = cluster_of_job(job);
+  const model::JobEntry& entry = cluster.view.job(id);
+  std::vector<model::NodeId> down;
+  for (const auto& share : entry.placement) {
+    if (!cluster.view.is_up(share.node)) {
+      down.push_back(share.node);
+    }
+  }
+  const auto& idle = cluster.view.idle_node_set();
+  if (cluster.spares.size() + idle.count() < down.size()) {
+    return false;
+  }
+  bool widened = job.checkpointing && job.nodes > 1;
+  if (widened) {
+    io.widen_nic(job.cluster, entry.placement.front().node, 1);
+  }
+  for (model::NodeId bad : down) {
+    model::NodeId good{static_cast<std::uint32_t>(idle.find_first())};
+    if (!cluster.spares.empty()) {
+      good = cluster.spares.back(); // spare nodes held back for restarts come first
+      cluster.spares.pop_back();
+      node_up(cluster, job.cluster, model::to_index(good));
+    }
+    auto& on_bad = cluster.jobs_on_node[model::to_index(bad)];
+    on_bad.erase(std::remove(on_bad.begin(), on_bad.end(), id), on_bad.end());
+    cluster.view.move_share(id, bad, good);
+    cluster.jobs_on_node[model::to_index(good)].push_back(id);
+  }
+  if (widened) {
+    io.widen_nic(job.cluster, entry.placement.front().node, job.nodes);
+  }
+  ++job.attempts;
+  on_launched(id, job); // restart at once from the last good checkpoint
+  return true;
+}
+
+void Simulation::Impl::restart_awaiting_jobs() {
+  for (auto& cluster : clusters) {
+    auto& waiting = cluster.awaiting_nodes;
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      auto job = jobs.find(*it);
+      if (job == jobs.end() || job->second.stage != JobStage::AWAITING_NODES) {
+        it = waiting.erase(it); // failed again, or gone
+        continue;
+      }
+      if (!replace_down_nodes(*it, job->second)) {
+        break; // first come, first served
+      }
+      it = waiting.erase(it);
+    }
+  }
+}
+
+void Simulation::Impl::set_aside_spares() {
+  for (std::size_t c = 0; c < clusters.size(); ++c) {
+    ClusterRuntime& cluster = clusters[c];
+    std::uint32_t nodes = cluster.view.shape().nodes;
+    for (std::uint32_t k = 0; k < faults.recovery.spare_nodes && k < nodes; ++k) {
+      std::uint32_t node = nodes - 1 - k; // the last nodes of the cluster
+      node_down(cluster, model::ClusterId{static_cast<std::uint16_t>(c)}, node);
+      cluster.spares.push_back(model::NodeId{node});
+    }
+  }
 }
 
 } // namespace acme::engine

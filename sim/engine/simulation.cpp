@@ -61,6 +61,7 @@ Simulation::Impl::Impl(const config::Config& cfg, const policies::PolicyRegistri
   }
   next_sample_s = cfg.output.timeseries_interval_s;
   next_job = workload->next();
+  set_aside_spares();
   start_failure_processes();
 }
 

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Fault-tolerance scenarios with known answers, each run by acme-sim in its own process.
+
+One 64-GPU (8-node) pretraining job of 6 h of work on a 16-node cluster, synchronous checkpoints
+every 30 min; a traced node failure at 11,400 s (3 h 10 min: 10 min after the 6th checkpoint
+started, the last one persisted covers 3 h of work).
+
+usage: scenarios.py ACME_SIM SCENARIO
+"""
+import csv
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+TRACE = ("job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,gpu_time\n"
+         "p,u,8,64,128,Pretrain,COMPLETED,2023-03-01 00:00:00+00:00,,,21600,,0\n")
+BASE = """seed: 3
+clusters:
+  - name: seren
+    nodes: {nodes}
+    network: {{nodes_per_leaf: 4}}
+workload: {{kind: trace, format: acme, path: trace.csv}}
+failures: {{trace: failures.csv, categories: {{cuda: {{repair: 1h}}}}}}
+checkpoint: {{policy: {{name: fixed, interval: 30min}}, mode: sync}}
+recovery: {recovery}
+"""
+
+
+def run(binary, folder, nodes=16, recovery="{policy: {name: automatic, human_share: 0}}",
+        failures="time,cluster,node,category\n11400,seren,0,cuda\n", extra=""):
+    (folder / "trace.csv").write_text(TRACE)
+    (folder / "failures.csv").write_text(failures)
+    (folder / "config.yaml").write_text(BASE.format(nodes=nodes, recovery=recovery) + extra)
+    proc = subprocess.run([binary, "run", "config.yaml", "-o", "out", "--quiet", "--check-invariants"], cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        sys.exit(f"acme-sim failed: {proc.stderr}")
+    row = next(csv.DictReader(open(folder / "out" / "jobs.csv")))
+    summary = json.load(open(folder / "out" / "summary.json"))["clusters"]["seren"]
+    return row, summary
+
+
+def expect(condition, message):
+    if not condition:
+        sys.exit("FAIL: " + message)
+    print("ok:", message)
+
+
+def automatic(binary, folder):
+    row, summary = run(binary, folder)
+    expect(row["failures"] == "cuda:1", "the traced failure hit the job")
+    expect(row["attempts"] == "2", "automatic recovery restarted it once, without queueing")
+    lost = float(row["lost_work_s"])
+    # Checkpoints start at 30-minute marks of work and take a few seconds each; the 6th (3 h of work)
+    # persisted, so the failure loses the work since: a bit under 10 minutes.
+    expect(500 < lost < 600, f"the rollback is the work since the last persisted checkpoint ({lost:.0f} s)")
+    expect(row["state"] == "COMPLETED", "it completed")
+    expect(float(row["work_s"]) == 21600, "all its work done")
+
+
+def manual(binary, folder):
+    row, _ = run(binary, folder, recovery="{policy: {name: manual}}")
+    expect(row["attempts"] == "2", "manual recovery resubmitted it once")
+    other = folder.parent / "automatic"
+    other.mkdir()
+    automatic_row, _ = run(binary, other)
+    expect(float(row["duration"]) > float(automatic_row["duration"]) + 600,
+           "manual recovery (human detection, diagnosis, isolation, re-queue) takes longer than automatic")
+
+
+def not_recovered(binary, folder):
+    row, _ = run(binary, folder, recovery="{policy: {name: automatic}, applies_to: [SFT]}")
+    expect(row["state"] == "NODE_FAIL", "a job its recovery does not apply to ends as NODE_FAIL")
+    expect(abs(float(row["duration"]) - 11400) < 1e-6, "at the failure")
+
+
+def waits_for_node(binary, folder):
+    # 8 nodes only: no healthy node to replace the failed one until it is repaired (1 h).
+    row, _ = run(binary, folder, nodes=8)
+    expect(row["attempts"] == "2", "it restarted once")
+    gap = float(row["duration"]) - 21600 - float(row["ckpt_stall_s"]) - float(row["restore_s"])
+    expect(gap > 3600, f"it waited for the repair, holding its healthy nodes ({gap:.0f} s lost)")
+
+
+def spare_node(binary, folder):
+    row, _ = run(binary, folder, nodes=9, recovery="{policy: {name: automatic, human_share: 0}, spare_nodes: 1}")
+    gap = float(row["duration"]) - 21600 - float(row["ckpt_stall_s"]) - float(row["restore_s"])
+    expect(row["attempts"] == "2" and gap < 3600, f"the spare node replaced the failed one at once ({gap:.0f} s lost)")
+
+
+def leaf_switch(binary, folder):
+    # Leaf switches failing twice a day each (10-minute repairs): every outage takes down all nodes
+    # under the switch, and a job on them fails with category "switch".
+    extra = "  leaf_switch: {{rate_per_1000_switch_days: 2000, repair: 10min}}\n"
+    text = BASE.replace("failures: {{trace: failures.csv, categories: {{cuda: {{repair: 1h}}}}}}",
+                        "failures:\n  trace: failures.csv\n  enabled: true\n"
+                        "  categories: {{nvlink: {{rate_per_1000_node_days: 0}}, cuda: {{rate_per_1000_node_days: 0}},"
+                        " node: {{rate_per_1000_node_days: 0}}, ecc: {{rate_per_1000_node_days: 0}},"
+                        " network: {{rate_per_1000_node_days: 0}}, storage: {{rate_per_1000_node_days: 0}},"
+                        " connection: {{rate_per_1000_node_days: 0}}}}\n" + extra)
+    (folder / "trace.csv").write_text(TRACE)
+    (folder / "failures.csv").write_text("time,cluster,node,category\n")
+    (folder / "config.yaml").write_text(text.format(nodes=16, recovery="{policy: {name: automatic, human_share: 0}}"))
+    proc = subprocess.run([binary, "run", "config.yaml", "-o", "out", "--quiet", "--check-invariants"], cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+    expect(proc.returncode == 0, "the run succeeds: " + proc.stderr)
+    row = next(csv.DictReader(open(folder / "out" / "jobs.csv")))
+    summary = json.load(open(folder / "out" / "summary.json"))["clusters"]["seren"]["fault_tolerance"]
+    expect(row["failures"].startswith("switch:"), f"the job failed only from switch outages ({row['failures']})")
+    expect(summary["failures_by_category"]["switch"] >= 1, "the summary counts switch failures")
+    expect(row["state"] == "COMPLETED", "it completed anyway")
+
+
+SCENARIOS = {f.__name__: f for f in (automatic, manual, not_recovered, waits_for_node, spare_node, leaf_switch)}
+
+if __name__ == "__main__":
+    binary, name = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory(prefix="acme-faults-") as tmp:
+        folder = Path(tmp) / "run"
+        folder.mkdir()
+        SCENARIOS[name](binary, folder)
