@@ -1,6 +1,7 @@
 #pragma once
 
 #include "acme/policies/checkpoint/checkpoint_policy.hpp"
+#include "acme/policies/eval/eval_dispatch.hpp"
 #include "acme/policies/placement/placement_policy.hpp"
 #include "acme/policies/recovery/recovery_policy.hpp"
 #include "acme/policies/registry.hpp"
@@ -14,12 +15,14 @@ struct PolicyRegistries {
   Registry<PlacementPolicy> placements{"placement"};
   Registry<CheckpointPolicy> checkpoints{"checkpoint policy"};
   Registry<RecoveryPolicy> recoveries{"recovery policy"};
+  Registry<EvalDispatch> eval_dispatches{"eval dispatch policy"};
 };
 
 void register_builtin_schedulers(Registry<Scheduler>& registry);
 void register_builtin_placements(Registry<PlacementPolicy>& registry);
 void register_builtin_checkpoint_policies(Registry<CheckpointPolicy>& registry);
 void register_builtin_recovery_policies(Registry<RecoveryPolicy>& registry);
+void register_builtin_eval_dispatch(Registry<EvalDispatch>& registry);
 /// All families, as the CLI uses them.
 PolicyRegistries make_builtin_registries();
 

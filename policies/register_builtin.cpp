@@ -91,6 +91,7 @@ PolicyRegistries make_builtin_registries() {
   register_builtin_placements(r.placements);
   register_builtin_checkpoint_policies(r.checkpoints);
   register_builtin_recovery_policies(r.recoveries);
+  register_builtin_eval_dispatch(r.eval_dispatches);
   return r;
 }
 

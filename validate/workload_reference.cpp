@@ -112,6 +112,20 @@ double PaperCdf::at(double value) const {
   return y_at;
 }
 
+std::pair<double, double> PaperCdf::range_at(double value) const {
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    if (x[k] == value) {
+      return {y[k], y[k]};
+    }
+    if (x[k] > value) {
+      double below = k == 0 ? 0.0 : y[k - 1];
+      bool wide = k == 0 || x[k] - x[k - 1] > 1.0;
+      return wide ? std::pair{below, y[k]} : std::pair{below, below};
+    }
+  }
+  return {y.back(), y.back()};
+}
+
 const char* treemap_name(model::JobType type) {
   switch (type) {
   case model::JobType::PRETRAIN:

@@ -6,6 +6,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace acme::validate {
@@ -17,6 +18,10 @@ struct PaperCdf {
   std::vector<double> y;
   /// y of the last point with x <= value (a step function; 0 before the first point).
   double at(double value) const;
+  /// Where the curve may be at an integer `value`: a jump drawn between read points x0 < x1 more than one
+  /// apart (e.g. 767 and 770) sits at an unknown integer in (x0, x1], so in between the curve lies
+  /// anywhere from y(x0) to y(x1); at a read point it is y.
+  std::pair<double, double> range_at(double value) const;
 };
 
 /// The paper's numbers for one workload type of a cluster.

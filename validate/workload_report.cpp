@@ -10,7 +10,12 @@ constexpr double PERCENT = 100.0;
 constexpr const char* STATE_NAMES[] = {"completed", "cancelled", "failed"};
 
 CheckRow judged(std::string label, double generated, double paper, CheckKind kind, double tolerance) {
-  CheckRow row{std::move(label), generated, paper, -1.0, kind, tolerance, 0.0, true};
+  CheckRow row;
+  row.label = std::move(label);
+  row.generated = generated;
+  row.paper = paper;
+  row.kind = kind;
+  row.tolerance = tolerance;
   if (kind == CheckKind::POINTS) {
     row.error = std::abs(generated - paper);
   } else if (kind == CheckKind::RELATIVE) {
@@ -20,24 +25,30 @@ CheckRow judged(std::string label, double generated, double paper, CheckKind kin
   return row;
 }
 
+CheckRow ks_row(std::string label, double distance) {
+  CheckRow row = judged(std::move(label), distance, 0.0, CheckKind::KS, KS_TOLERANCE);
+  row.error = distance;
+  row.pass = distance <= KS_TOLERANCE;
+  return row;
+}
+
 /// KS distance (fraction) between a generated CDF on the 2^k grid and the paper's curve on its points.
 CheckRow ks_duration(std::string label, const std::array<double, DURATION_GRID_POINTS>& generated, const PaperCdf& paper) {
   double worst = 0.0;
   for (std::size_t k = 0; k < paper.x.size() && k < DURATION_GRID_POINTS; ++k) {
     worst = std::max(worst, std::abs(generated[k] - paper.y[k]) / PERCENT);
   }
-  CheckRow row{std::move(label) + " (" + paper.file + ")", worst, 0.0, -1.0, CheckKind::KS, KS_TOLERANCE, worst,
-               worst <= KS_TOLERANCE};
-  return row;
+  return ks_row(std::move(label) + " (" + paper.file + ")", worst);
 }
 
 CheckRow ks_gpus(std::string label, const std::vector<double>& generated, const PaperCdf& paper) {
   double worst = 0.0;
   for (std::uint32_t g = 1; g <= MAX_GPUS; ++g) {
-    worst = std::max(worst, std::abs(generated[g] - paper.at(g)) / PERCENT);
+    auto [lo, hi] = paper.range_at(g);
+    double gap = generated[g] < lo ? lo - generated[g] : (generated[g] > hi ? generated[g] - hi : 0.0);
+    worst = std::max(worst, gap / PERCENT);
   }
-  return CheckRow{std::move(label) + " (" + paper.file + ")", worst, 0.0, -1.0, CheckKind::KS, KS_TOLERANCE, worst,
-                  worst <= KS_TOLERANCE};
+  return ks_row(std::move(label) + " (" + paper.file + ")", worst);
 }
 
 double pct(double part, double whole) { return whole > 0.0 ? PERCENT * part / whole : 0.0; }
@@ -73,7 +84,8 @@ void add_shares(const ClusterStats& s, const PaperCluster& p, std::vector<CheckR
   }
 }
 
-void add_table2(const ClusterStats& s, const PaperCluster& p, double volume, std::vector<CheckRow>& rows) {
+void add_table2(const ClusterStats& s, const PaperCluster& p, double volume, double replicas,
+                std::vector<CheckRow>& rows) {
   CheckRow mean = judged("Table 2 mean GPU-job run time s", s.mean_duration_s(), p.mean_run_s, CheckKind::RELATIVE,
                          MEAN_RELATIVE);
   mean.curves = p.curves_mean_run_s;
@@ -95,19 +107,21 @@ void add_table2(const ClusterStats& s, const PaperCluster& p, double volume, std
                           pct(static_cast<double>(s.cpu_state_count(static_cast<EndState>(i))), cpu),
                           p.cpu_state_pct[i], CheckKind::POINTS, COUNT_SHARE_POINTS));
   }
-  rows.push_back(judged("GPU jobs (info)", static_cast<double>(s.gpu_jobs()), p.gpu_jobs * volume, CheckKind::INFO, 0));
-  rows.push_back(judged("CPU jobs (info)", cpu, p.cpu_jobs * volume, CheckKind::INFO, 0));
+  rows.push_back(judged("GPU jobs per run (info)", static_cast<double>(s.gpu_jobs()) / replicas, p.gpu_jobs * volume,
+                        CheckKind::INFO, 0));
+  rows.push_back(judged("CPU jobs per run (info)", cpu / replicas, p.cpu_jobs * volume, CheckKind::INFO, 0));
   rows.push_back(judged("GPU time per GPU job s (info)", s.total_gpu_time() / std::max(1.0, static_cast<double>(s.gpu_jobs())),
                         p.gpu_time_per_job_s, CheckKind::INFO, 0));
 }
 
 } // namespace
 
-std::vector<CheckRow> compare_cluster(const ClusterStats& stats, const PaperCluster& paper, double volume) {
+std::vector<CheckRow> compare_cluster(const ClusterStats& stats, const PaperCluster& paper, double volume,
+                                      std::size_t replicas) {
   std::vector<CheckRow> rows;
   add_curves(stats, paper, rows);
   add_shares(stats, paper, rows);
-  add_table2(stats, paper, volume, rows);
+  add_table2(stats, paper, volume, static_cast<double>(replicas), rows);
   auto failed = static_cast<double>(stats.state_count(EndState::FAILED));
   rows.push_back(judged("infrastructure share of failed jobs % (info, data/README.md ~11)",
                         pct(static_cast<double>(stats.infra_failures()), failed), 11.0, CheckKind::INFO, 0));
@@ -117,10 +131,21 @@ std::vector<CheckRow> compare_cluster(const ClusterStats& stats, const PaperClus
   return rows;
 }
 
+void add_one_run_ranges(std::vector<CheckRow>& pooled, const std::vector<std::vector<CheckRow>>& replicas) {
+  for (std::size_t i = 0; i < pooled.size(); ++i) {
+    pooled[i].one_run_min = pooled[i].one_run_max = pooled[i].generated;
+    for (const auto& rows : replicas) {
+      pooled[i].one_run_min = std::min(pooled[i].one_run_min, rows.at(i).generated);
+      pooled[i].one_run_max = std::max(pooled[i].one_run_max, rows.at(i).generated);
+    }
+  }
+}
+
 std::size_t print_rows(std::FILE* out, const std::string& title, const std::vector<CheckRow>& rows) {
   std::size_t failed = 0;
   std::fprintf(out, "%s\n", title.c_str());
-  std::fprintf(out, "  %-92s %12s %12s %12s  %-13s %s\n", "check", "generated", "paper", "curves", "tolerance", "result");
+  std::fprintf(out, "  %-84s %10s %10s %10s  %-21s %-12s %s\n", "check", "generated", "paper", "curves",
+               "one run: min..max", "tolerance", "result");
   for (const auto& r : rows) {
     char tolerance[32] = "";
     if (r.kind == CheckKind::KS) {
@@ -138,10 +163,12 @@ std::size_t print_rows(std::FILE* out, const std::string& title, const std::vect
     if (r.curves >= 0.0) {
       std::snprintf(curves, sizeof curves, "%.4g", r.curves);
     }
+    char range[48];
+    std::snprintf(range, sizeof range, "%.4g..%.4g", r.one_run_min, r.one_run_max);
     const char* result = r.kind == CheckKind::INFO ? "info" : (r.pass ? "ok" : "FAIL");
     failed += r.pass ? 0 : 1;
-    std::fprintf(out, "  %-92s %12.4g %12s %12s  %-13s %s\n", r.label.c_str(), r.generated, paper, curves, tolerance,
-                 result);
+    std::fprintf(out, "  %-84s %10.4g %10s %10s  %-21s %-12s %s\n", r.label.c_str(), r.generated, paper, curves, range,
+                 tolerance, result);
   }
   return failed;
 }

@@ -27,6 +27,8 @@ struct CheckRow {
   double tolerance = 0.0;
   double error = 0.0; ///< KS distance, percentage points or relative error
   bool pass = true;
+  double one_run_min = 0.0; ///< the generated value's range over the pooled replicas, one run each
+  double one_run_max = 0.0;
 };
 
 // Tolerances (issue 3): KS <= 0.05; shares within 1.5 points by count and 3 by GPU time;
@@ -37,9 +39,13 @@ inline constexpr double GPU_TIME_SHARE_POINTS = 3.0;
 inline constexpr double MEDIAN_RELATIVE = 0.15;
 inline constexpr double MEAN_RELATIVE = 0.25;
 
-/// Every row for one cluster. `volume` is the expected fraction of the paper's job counts
-/// (scale x days / 183).
-std::vector<CheckRow> compare_cluster(const ClusterStats& stats, const PaperCluster& paper, double volume);
+/// Every row for one cluster. `volume` is the expected fraction of the paper's job counts per run
+/// (scale x days / 183); `stats` pools `replicas` runs.
+std::vector<CheckRow> compare_cluster(const ClusterStats& stats, const PaperCluster& paper, double volume,
+                                      std::size_t replicas = 1);
+
+/// Fills each row's one-run range from the same rows computed on single replicas.
+void add_one_run_ranges(std::vector<CheckRow>& pooled, const std::vector<std::vector<CheckRow>>& replicas);
 
 /// Prints a titled table of rows; returns the number of failed checks.
 std::size_t print_rows(std::FILE* out, const std::string& title, const std::vector<CheckRow>& rows);

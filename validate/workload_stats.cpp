@@ -50,6 +50,33 @@ void ClusterStats::add(const model::JobSpec& job) {
   gpu_durations_.push_back(job.duration_s);
 }
 
+void ClusterStats::merge(const ClusterStats& o) {
+  for (std::size_t t = 0; t < by_type_.size(); ++t) {
+    by_type_[t].jobs += o.by_type_[t].jobs;
+    by_type_[t].gpu_s += o.by_type_[t].gpu_s;
+    for (std::size_t k = 0; k < by_type_[t].by_grid.size(); ++k) {
+      by_type_[t].by_grid[k] += o.by_type_[t].by_grid[k];
+    }
+  }
+  for (std::size_t g = 0; g < jobs_by_gpus_.size(); ++g) {
+    jobs_by_gpus_[g] += o.jobs_by_gpus_[g];
+    gpu_s_by_gpus_[g] += o.gpu_s_by_gpus_[g];
+  }
+  for (std::size_t s = 0; s < END_STATES; ++s) {
+    state_jobs_[s] += o.state_jobs_[s];
+    state_gpu_s_[s] += o.state_gpu_s_[s];
+    cpu_state_jobs_[s] += o.cpu_state_jobs_[s];
+  }
+  for (std::size_t k = 0; k < cpu_by_grid_.size(); ++k) {
+    cpu_by_grid_[k] += o.cpu_by_grid_[k];
+  }
+  infra_jobs_ += o.infra_jobs_;
+  infra_gpu_s_ += o.infra_gpu_s_;
+  sum_gpus_ += o.sum_gpus_;
+  gpu_durations_.insert(gpu_durations_.end(), o.gpu_durations_.begin(), o.gpu_durations_.end());
+  cpu_durations_.insert(cpu_durations_.end(), o.cpu_durations_.begin(), o.cpu_durations_.end());
+}
+
 double ClusterStats::total_gpu_time() const {
   return std::accumulate(gpu_s_by_gpus_.begin(), gpu_s_by_gpus_.end(), 0.0);
 }

@@ -23,6 +23,8 @@ EndState end_state(model::JobState state);
 class ClusterStats {
 public:
   void add(const model::JobSpec& job);
+  /// Adds another sample's jobs (pooling replicas of a generated workload).
+  void merge(const ClusterStats& other);
 
   // GPU jobs
   std::uint64_t gpu_jobs() const { return gpu_durations_.size(); }

@@ -1,3 +1,5 @@
+#include "acme/workloads/eval/eval_dispatch_source.hpp"
+#include "acme/workloads/eval/eval_request_workload.hpp"
 #include "acme/workloads/merged_source.hpp"
 #include "acme/workloads/replay/trace_formats.hpp"
 #include "acme/workloads/synthetic/synthetic_workload.hpp"
@@ -6,7 +8,7 @@
 namespace acme::workloads {
 namespace {
 
-const std::vector<std::string> KINDS = {"synthetic", "trace"};
+const std::vector<std::string> KINDS = {"eval_request", "synthetic", "trace"};
 const std::vector<std::string> TRACE_KEYS = {"kind", "format", "path", "cluster", "on_bad_row", "limit"};
 
 BadRowPolicy parse_bad_row(const config::Node& node) {
@@ -94,10 +96,13 @@ std::unique_ptr<WorkloadSource> make_workload(const WorkloadContext& ctx) {
   }
   std::string name = kind.as_string();
   if (name == "trace") {
-    return make_trace_workload(ctx, section);
+    return eval::with_evaluation(ctx, make_trace_workload(ctx, section));
   }
   if (name == "synthetic") {
-    return synthetic::make_synthetic_workload(ctx, section);
+    return eval::with_evaluation(ctx, synthetic::make_synthetic_workload(ctx, section));
+  }
+  if (name == "eval_request") {
+    return eval::make_eval_request_workload(ctx, section);
   }
   std::string msg = "unknown workload kind \"" + name + "\"; expected one of: " + join(KINDS);
   if (auto hint = did_you_mean(name, KINDS); !hint.empty()) {

@@ -138,35 +138,13 @@ std::vector<std::pair<double, double>> AvailabilityProfile::idle_windows(std::ui
 std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest_on_idle_nodes(std::uint32_t gpus,
                                                                                     double duration_s) const {
   const auto& view = free_->view();
-  enum Kind : int { OPENS = 0, CLOSES = 1 }; // at one instant, windows open before others close
-  std::vector<std::tuple<double, int, std::uint32_t>> events;
   std::vector<std::vector<std::pair<double, double>>> windows(view.shape().nodes);
   for (std::uint32_t n = 0; n < view.shape().nodes; ++n) {
-    if (!view.is_up(model::NodeId{n})) {
-      continue;
-    }
-    windows[n] = idle_windows(n, duration_s);
-    for (const auto& [from, to] : windows[n]) {
-      events.emplace_back(from, OPENS, n);
-      if (to != NEVER) {
-        events.emplace_back(to, CLOSES, n);
-      }
+    if (view.is_up(model::NodeId{n})) {
+      windows[n] = idle_windows(n, duration_s);
     }
   }
-  std::sort(events.begin(), events.end());
-  std::uint64_t open_gpus = 0;
-  double start_s = NEVER;
-  for (const auto& [t, kind, n] : events) {
-    if (kind == CLOSES) {
-      open_gpus -= capacity(n);
-      continue;
-    }
-    open_gpus += capacity(n);
-    if (open_gpus >= gpus) {
-      start_s = t;
-      break;
-    }
-  }
+  double start_s = earliest_cover(windows, gpus);
   if (start_s == NEVER) {
     return std::nullopt;
   }
@@ -190,6 +168,33 @@ std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest_on_idle_n
     held += capacity(n);
   }
   return slot;
+}
+
+double AvailabilityProfile::earliest_cover(const std::vector<std::vector<std::pair<double, double>>>& windows,
+                                           std::uint32_t gpus) const {
+  enum Kind : int { OPENS = 0, CLOSES = 1 }; // at one instant, windows open before others close
+  std::vector<std::tuple<double, int, std::uint32_t>> events;
+  for (std::uint32_t n = 0; n < windows.size(); ++n) {
+    for (const auto& [from, to] : windows[n]) {
+      events.emplace_back(from, OPENS, n);
+      if (to != NEVER) {
+        events.emplace_back(to, CLOSES, n);
+      }
+    }
+  }
+  std::sort(events.begin(), events.end());
+  std::uint64_t open_gpus = 0;
+  for (const auto& [t, kind, n] : events) {
+    if (kind == CLOSES) {
+      open_gpus -= capacity(n);
+      continue;
+    }
+    open_gpus += capacity(n);
+    if (open_gpus >= gpus) {
+      return t;
+    }
+  }
+  return NEVER;
 }
 
 bool AvailabilityProfile::fits_now(const model::Placement& placement, double duration_s) const {

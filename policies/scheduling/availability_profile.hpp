@@ -48,6 +48,8 @@ private:
   bool fits_window(std::uint32_t n, double start_s, double duration_s, std::uint32_t gpus) const;
   std::optional<Slot> earliest_on_one_node(std::uint32_t gpus, double duration_s) const;
   std::optional<Slot> earliest_on_idle_nodes(std::uint32_t gpus, double duration_s) const;
+  /// Earliest instant at which the nodes whose windows contain it hold `gpus` (a sweep over the windows).
+  double earliest_cover(const std::vector<std::vector<std::pair<double, double>>>& windows, std::uint32_t gpus) const;
   /// Feasible start intervals [from, to] of a whole idle node for `duration_s`.
   std::vector<std::pair<double, double>> idle_windows(std::uint32_t n, double duration_s) const;
 

@@ -79,6 +79,7 @@ void OrderedScheduler::schedule_gpus(const model::ClusterView& cluster, const Ro
 
 void OrderedScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
   head_.reset();
+  refused_sizes_.clear();
   min_unplaceable_ = NO_LIMIT;
   min_unreclaimable_ = NO_LIMIT;
   std::uint32_t examined = 0;
@@ -131,6 +132,7 @@ bool OrderedScheduler::arrivals_pass(const model::ClusterView& cluster, const Ro
   }
   min_unplaceable_ = NO_LIMIT;
   min_unreclaimable_ = NO_LIMIT;
+  refused_sizes_.clear();
   for (const QueueKey& key : arrivals) {
     const model::JobEntry* entry = queued_entry(cluster, key.job);
     if (entry == nullptr) {
@@ -163,29 +165,46 @@ OrderedScheduler::Step OrderedScheduler::consider(const model::JobEntry& entry, 
   if (admit == Admission::BLOCKED) {
     return Step::SKIPPED;
   }
+  auto not_now = [&] { return admit == Admission::OWNED && try_reclaim(entry, out) ? Step::RECLAIMED : Step::NOT_NOW; };
   // A whole-GPU job needing at least as many GPUs as one that did not fit does not fit either (a
   // fractional job may still find room on a shared GPU).
-  std::optional<model::Placement> where;
-  if (job.is_fractional() || job.gpus < min_unplaceable_) {
-    where = try_place(entry);
-    if (!where && !job.is_fractional()) {
-      min_unplaceable_ = job.gpus;
-    }
+  if (!may_fit(job) || (!job.is_fractional() && job.gpus >= min_unplaceable_)) {
+    return not_now();
   }
-  if (!where) {
-    return admit == Admission::OWNED && try_reclaim(entry, out) ? Step::RECLAIMED : Step::NOT_NOW;
-  }
+  double end_s = 0.0;
+  bool runs_past_shadow = false;
   if (backfilling) {
-    if (shadow_stale_) {
-      shadow_.compute(queued_entry(free_.view(), *head_)->spec.gpus, free_, running_, now_s());
-      shadow_stale_ = false;
-    }
-    if (!shadow_.admit(*where, now_s() + remaining_estimate_s(entry))) {
+    ensure_shadow();
+    end_s = now_s() + remaining_estimate_s(entry);
+    runs_past_shadow = end_s > shadow_.shadow_s();
+    // Nothing changed since a job of this size running past the shadow time was refused: the placement
+    // would be the same, and so would the answer.
+    if (runs_past_shadow && !job.is_fractional() &&
+        std::find(refused_sizes_.begin(), refused_sizes_.end(), job.gpus) != refused_sizes_.end()) {
       return Step::NOT_NOW;
     }
   }
+  std::optional<model::Placement> where = try_place(entry);
+  if (!where) {
+    if (!job.is_fractional()) {
+      min_unplaceable_ = job.gpus;
+    }
+    return not_now();
+  }
+  if (runs_past_shadow && !shadow_.admit(*where, end_s)) {
+    refused_sizes_.push_back(job.gpus);
+    return Step::NOT_NOW;
+  }
+  refused_sizes_.clear();
   start(entry, std::move(*where), out);
   return Step::STARTED;
+}
+
+void OrderedScheduler::ensure_shadow() {
+  if (shadow_stale_) {
+    shadow_.compute(queued_entry(free_.view(), *head_)->spec.gpus, free_, running_, now_s());
+    shadow_stale_ = false;
+  }
 }
 
 bool OrderedScheduler::may_reclaim() const {

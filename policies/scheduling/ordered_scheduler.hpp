@@ -11,6 +11,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace acme::policies {
 
@@ -64,6 +65,7 @@ private:
   bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes,
                      std::vector<model::Decision>& out);
   Step consider(const model::JobEntry& entry, bool backfilling, std::vector<model::Decision>& out);
+  void ensure_shadow();
   bool try_reclaim(const model::JobEntry& entry, std::vector<model::Decision>& out);
   bool may_reclaim() const;
   Admission admission(const model::JobSpec& job) const;
@@ -75,6 +77,7 @@ private:
   ShadowProfile shadow_;
   std::optional<model::JobId> head_;
   bool shadow_stale_ = false;
+  std::vector<std::uint32_t> refused_sizes_; ///< sizes refused by the reservation since the last start
   std::uint32_t min_unplaceable_ = std::numeric_limits<std::uint32_t>::max();
   std::uint32_t min_unreclaimable_ = std::numeric_limits<std::uint32_t>::max();
 };

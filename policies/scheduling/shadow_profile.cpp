@@ -1,5 +1,7 @@
 #include "acme/policies/scheduling/shadow_profile.hpp"
 
+#include <algorithm>
+
 namespace acme::policies {
 
 void ShadowProfile::compute(std::uint32_t head_gpus, const FreeResources& free, const RunningJobs& running,
@@ -27,12 +29,19 @@ bool ShadowProfile::admit(const model::Placement& placement, double end_s) {
   if (!has_reservation() || end_s <= shadow_s_) {
     return true;
   }
-  NodeTally before = at_shadow_;
-  at_shadow_.take(placement);
+  taken_.clear();
+  for (const auto& share : placement) {
+    // A share of an already shared GPU takes a free GPU only where one is left.
+    std::uint32_t gpus = share.milli > 0 ? std::min(at_shadow_.free_gpus(share.node), 1U) : share.gpus;
+    at_shadow_.take(share.node, gpus);
+    taken_.push_back(gpus);
+  }
   if (at_shadow_.fits_gpus(head_gpus_)) {
     return true;
   }
-  at_shadow_ = std::move(before);
+  for (std::size_t i = 0; i < placement.size(); ++i) {
+    at_shadow_.give(placement[i].node, taken_[i]);
+  }
   return false;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace acme::policies {
 
@@ -32,6 +33,7 @@ private:
   std::uint32_t head_gpus_ = 0;
   double shadow_s_ = NEVER;
   NodeTally at_shadow_;
+  std::vector<std::uint32_t> taken_;
 };
 
 } // namespace acme::policies

@@ -2,7 +2,7 @@
 #include "acme/cli/args.hpp"
 #include "acme/cli/commands.hpp"
 #include "acme/metrics/atomic_file.hpp"
-#include "acme/workloads/replay/acme_trace_reader.hpp"
+#include "acme/workloads/synthetic/trace_rows.hpp"
 #include "acme/workloads/workload_source.hpp"
 
 #include <chrono>
@@ -87,7 +87,7 @@ std::string trace_path(const std::string& output, const std::string& cluster, st
 
 /// One cluster's trace: buffered rows into an AtomicFile.
 struct TraceOut {
-  workloads::AcmeRowWriter writer;
+  workloads::synthetic::TraceRows rows_format{workloads::AcmeRowWriter{}};
   std::unique_ptr<metrics::AtomicFile> file;
   std::string buffer;
   std::uint64_t rows = 0;
@@ -105,27 +105,11 @@ void open_trace(TraceOut& out, const std::string& path) {
     throw ConfigError(Location{"acme-sim gen", 0, 0}, "",
                       "-o: cannot write \"" + path + "\" (" + e.what() + "); expected a writable path");
   }
-  std::string header = workloads::AcmeRowWriter::header(out.writer.schema);
-  header.pop_back();
-  out.buffer = header + ",run_id,attempt,model_params,failure\n";
+  out.buffer = out.rows_format.header();
 }
 
 void append_job(TraceOut& out, const model::JobSpec& job, const model::NameTable& users) {
-  out.writer.append_row(job, users, out.buffer);
-  out.buffer.pop_back();
-  out.buffer += ',';
-  if (job.run != model::RunId{}) {
-    out.buffer += std::to_string(model::to_index(job.run));
-  }
-  out.buffer += ',' + std::to_string(job.attempt) + ',';
-  if (job.model_params > 0.0) {
-    char params[32];
-    std::snprintf(params, sizeof params, "%.6g", job.model_params);
-    out.buffer += params;
-  }
-  out.buffer += ',';
-  out.buffer += model::to_string(job.failure);
-  out.buffer += '\n';
+  out.rows_format.append(job, users, out.buffer);
   ++out.rows;
   if (out.buffer.size() >= FLUSH_BYTES) {
     out.file->write(out.buffer);
@@ -156,9 +140,8 @@ int cmd_gen(std::vector<std::string> argv) {
     auto [it, fresh] = outs.try_emplace(cluster);
     if (fresh) {
       const auto& c = cfg.clusters.at(cluster);
-      it->second.writer = workloads::AcmeRowWriter{
-          c.name == "kalos" ? workloads::AcmeSchema::KALOS : workloads::AcmeSchema::SEREN, workload->epoch_unix_s(),
-          c.utc_offset_s};
+      it->second.rows_format = workloads::synthetic::TraceRows(
+          workloads::AcmeRowWriter{workloads::synthetic::schema_for(c.name), workload->epoch_unix_s(), c.utc_offset_s});
       open_trace(it->second, trace_path(o.output, c.name, outs.size() - 1));
     }
     append_job(it->second, *job, users);

@@ -23,6 +23,10 @@ const std::map<std::string, Subject>& subjects() {
        {"checkpoint/recovery model vs closed forms (expected wall time, Young/Daly intervals, optimum) and the "
         "paper's async-checkpoint ratios",
         validate_checkpoint}},
+      {"eval",
+       {"evaluation trials vs the paper: HumanEval profile, coupled/decoupled makespan ratios on 1 and 4 nodes, "
+        "per-trial model-load throughput",
+        validate_eval}},
       {"workload",
        {"the synthetic Acme workload vs the paper: duration and GPU-count CDFs, type and state shares, Table 2",
         validate_workload}},

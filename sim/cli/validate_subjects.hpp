@@ -21,4 +21,9 @@ int validate_checkpoint(const ValidationContext& context);
 /// (sim/cli/cmd_validate_workload.cpp). Returns the exit code (0 pass, 1 a check failed).
 int validate_workload(const ValidationContext& context);
 
+/// `acme-sim validate eval`: the HumanEval trial profile, the coupled/decoupled makespan ratios of a 7B
+/// model on 63 datasets (paper: 1.3x on 1 node, 1.8x on 4) and the per-trial model-load throughput
+/// curve (sim/cli/validate_eval.cpp). Returns the exit code (0 pass, 1 a check failed).
+int validate_eval(const ValidationContext& context);
+
 } // namespace acme::cli

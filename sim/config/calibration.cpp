@@ -52,22 +52,42 @@ const std::array EVALUATION_FIELDS = {
 const std::string INFERENCE_KEY = "inference_by_batch";
 
 // Sections that record how and where a calibration was made; read for validation only.
-const std::vector<std::string> TOP_KEYS = {"schema_version", "source", "machine", "options", "published",
-                                           "checkpoint", "evaluation", "timings", "checks"};
-const std::vector<std::string> MACHINE_KEYS = {"host", "cpu_model", "date_utc", "backend", "device_name",
-                                               "device_memory_GiB", "driver_version", "cuda_runtime_version",
-                                               "gemm_library", "gemm_dtype"};
-const std::vector<std::string> OPTION_KEYS = {
-    "command_line", "model_params", "bytes_per_param", "tp", "pp", "dp", "shard_bytes", "shard_bytes_cap",
-    "measured_bytes", "weights_bytes", "measured_weights_bytes", "gemm_hidden", "train_gemm_mnk",
-    "compute_loop_gemms", "prompt_tokens", "batch_sizes", "metric_samples", "metric_sample_tokens", "repeats",
-    "sample_s", "seed", "path", "path_fs_type", "page_cache_dropped"};
-const std::vector<std::string> PUBLISHED_KEYS = {"hbm_bw_GBps", "hbm_achievable_fraction", "nvlink_bw_GBps",
-                                                 "pcie_gen4_x16_peak_GBps", "ib_hdr_Gbps",
-                                                 "bf16_dense_peak_TFLOPs", "gemm_achievable_fraction"};
-const std::vector<std::string> TIMING_KEYS = {"sync_snapshot_s", "async_snapshot_s", "compute_loop_s",
-                                              "compute_loop_with_snapshot_s", "checkpoint_persist_s", "restore_s",
-                                              "model_load_s", "metric_phase_s"};
+const std::vector<std::string> TOP_KEYS = {"schema_version", "source",     "machine", "options", "published",
+                                           "checkpoint",     "evaluation", "timings", "checks"};
+const std::vector<std::string> MACHINE_KEYS = {
+    "host",         "cpu_model",         "date_utc",       "backend",
+    "device_name",  "device_memory_GiB", "driver_version", "cuda_runtime_version",
+    "gemm_library", "gemm_dtype"};
+const std::vector<std::string> OPTION_KEYS = {"command_line",
+                                              "model_params",
+                                              "bytes_per_param",
+                                              "tp",
+                                              "pp",
+                                              "dp",
+                                              "shard_bytes",
+                                              "shard_bytes_cap",
+                                              "measured_bytes",
+                                              "weights_bytes",
+                                              "measured_weights_bytes",
+                                              "gemm_hidden",
+                                              "train_gemm_mnk",
+                                              "compute_loop_gemms",
+                                              "prompt_tokens",
+                                              "batch_sizes",
+                                              "metric_samples",
+                                              "metric_sample_tokens",
+                                              "repeats",
+                                              "sample_s",
+                                              "seed",
+                                              "path",
+                                              "path_fs_type",
+                                              "page_cache_dropped"};
+const std::vector<std::string> PUBLISHED_KEYS = {
+    "hbm_bw_GBps", "hbm_achievable_fraction", "nvlink_bw_GBps",          "pcie_gen4_x16_peak_GBps",
+    "ib_hdr_Gbps", "bf16_dense_peak_TFLOPs",  "gemm_achievable_fraction"};
+const std::vector<std::string> TIMING_KEYS = {
+    "sync_snapshot_s",      "async_snapshot_s", "compute_loop_s", "compute_loop_with_snapshot_s",
+    "checkpoint_persist_s", "restore_s",        "model_load_s",   "metric_phase_s"};
 const std::vector<std::string> CHECK_KEYS = {"metric_exact_match_rate", "metric_mean_bleu"};
 const std::vector<std::string> SUMMARY_KEYS = {"median", "min", "max", "q1", "q3", "repeats"};
 const std::vector<std::string> SOURCES = {"measured", "spec"};
@@ -81,8 +101,8 @@ double checked(const Node& node, const char* unit, Sign sign) {
   double value = node.as_double();
   bool ok = sign == Sign::POSITIVE ? value > 0.0 : value >= 0.0;
   if (!ok) {
-    node.fail("expected " + std::string(sign == Sign::POSITIVE ? "a positive number" : "a number >= 0") + " (" +
-              unit + "), got " + node.as_string());
+    node.fail("expected " + std::string(sign == Sign::POSITIVE ? "a positive number" : "a number >= 0") + " (" + unit +
+              "), got " + node.as_string());
   }
   return value;
 }
@@ -156,8 +176,8 @@ std::vector<InferenceCalibration> read_inference(const Node& evaluation) {
     InferenceCalibration p;
     p.batch = item["batch"].as_count();
     if (!points.empty() && p.batch <= points.back().batch) {
-      item["batch"].fail("expected batch sizes in ascending order without repeats, got " +
-                         std::to_string(p.batch) + " after " + std::to_string(points.back().batch));
+      item["batch"].fail("expected batch sizes in ascending order without repeats, got " + std::to_string(p.batch) +
+                         " after " + std::to_string(points.back().batch));
     }
     p.prefill_flops_per_s = read_quantity(item, "prefill_TFLOPs", "TFLOP/s", Sign::POSITIVE) * TERA;
     p.decode_flops_per_s = read_quantity(item, "decode_TFLOPs", "TFLOP/s", Sign::POSITIVE) * TERA;
@@ -212,8 +232,7 @@ void check_records(const Node& document, Calibration& out) {
 void check_header(const Node& document, Calibration& out) {
   Node version = document["schema_version"];
   if (version.is_defined() && version.as_int() != SCHEMA_VERSION) {
-    version.fail("unsupported schema version " + version.as_string() + "; expected " +
-                 std::to_string(SCHEMA_VERSION));
+    version.fail("unsupported schema version " + version.as_string() + "; expected " + std::to_string(SCHEMA_VERSION));
   }
   Node source = document["source"];
   if (source.is_defined()) {
@@ -266,8 +285,8 @@ Calibration load_calibration(const Node& section, const std::string& base_dir) {
 }
 
 const Calibration& default_calibration() {
-  static const Calibration spec = parse_calibration(load_yaml_text(embedded_a100_spec_text(), EMBEDDED_NAME),
-                                                    EMBEDDED_NAME);
+  static const Calibration spec =
+      parse_calibration(load_yaml_text(embedded_a100_spec_text(), EMBEDDED_NAME), EMBEDDED_NAME);
   return spec;
 }
 

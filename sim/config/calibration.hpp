@@ -22,31 +22,31 @@ struct InferenceCalibration {
 /// described in tools/calibrate/README.md. The files give GB/s and TFLOP/s; these fields are bytes/s and
 /// FLOP/s. A quantity given as {median, min, max, ...} contributes its median.
 struct Calibration {
-  std::string origin;      ///< the file it came from, or "inline"
-  std::string source;      ///< "measured" or "spec"
-  std::string backend;     ///< "cuda", "cpu-fallback" or "spec"
+  std::string origin;  ///< the file it came from, or "inline"
+  std::string source;  ///< "measured" or "spec"
+  std::string backend; ///< "cuda", "cpu-fallback" or "spec"
   std::string device_name;
 
   // Checkpoint: one GPU's model-state shard.
-  double d2h_pageable_bw_Bps = 0.0;          ///< device -> pageable host memory
-  double d2h_pinned_bw_Bps = 0.0;            ///< device -> pinned host memory: a synchronous snapshot
-  double h2d_pinned_bw_Bps = 0.0;            ///< pinned host memory -> device
-  double async_snapshot_bw_Bps = 0.0;        ///< the snapshot copy on a side stream while training computes
+  double d2h_pageable_bw_Bps = 0.0;             ///< device -> pageable host memory
+  double d2h_pinned_bw_Bps = 0.0;               ///< device -> pinned host memory: a synchronous snapshot
+  double h2d_pinned_bw_Bps = 0.0;               ///< pinned host memory -> device
+  double async_snapshot_bw_Bps = 0.0;           ///< the snapshot copy on a side stream while training computes
   double async_compute_slowdown_fraction = 0.0; ///< extra compute time per second of async copy
-  double async_stall_fraction = 0.0;         ///< training time lost to an async snapshot / a sync snapshot's
-  double serialise_bw_Bps = 0.0;             ///< snapshot -> file format in host memory
-  double storage_write_bw_Bps = 0.0;         ///< one writer: write + fsync to the measured file system
-  double storage_read_bw_Bps = 0.0;          ///< one reader: file -> pinned host memory
-  double restore_bw_Bps = 0.0;               ///< file -> pinned host -> device, verified
+  double async_stall_fraction = 0.0;            ///< training time lost to an async snapshot / a sync snapshot's
+  double serialise_bw_Bps = 0.0;                ///< snapshot -> file format in host memory
+  double storage_write_bw_Bps = 0.0;            ///< one writer: write + fsync to the measured file system
+  double storage_read_bw_Bps = 0.0;             ///< one reader: file -> pinned host memory
+  double restore_bw_Bps = 0.0;                  ///< file -> pinned host -> device, verified
 
   // Evaluation trial.
-  double model_load_bw_Bps = 0.0;            ///< weights file -> pinned host -> device
-  double prefill_flops_per_s = 0.0;          ///< at the largest batch size of inference_by_batch
-  double decode_flops_per_s = 0.0;           ///< at the largest batch size of inference_by_batch
+  double model_load_bw_Bps = 0.0;                       ///< weights file -> pinned host -> device
+  double prefill_flops_per_s = 0.0;                     ///< at the largest batch size of inference_by_batch
+  double decode_flops_per_s = 0.0;                      ///< at the largest batch size of inference_by_batch
   std::vector<InferenceCalibration> inference_by_batch; ///< ascending batch sizes
-  double metric_tokens_per_s = 0.0;          ///< CPU metric phase (exact match + BLEU-4), one core
+  double metric_tokens_per_s = 0.0;                     ///< CPU metric phase (exact match + BLEU-4), one core
   double metric_samples_per_s = 0.0;
-  double trial_start_s = 0.0;                ///< device context creation plus allocation
+  double trial_start_s = 0.0; ///< device context creation plus allocation
 
   friend bool operator==(const Calibration&, const Calibration&) = default;
 };

@@ -11,7 +11,8 @@ namespace {
 
 // Top-level sections. Sections owned by other layers are validated by their owners.
 const std::vector<std::string> TOP_KEYS = {"seed",     "clusters",   "interconnect", "policies", "workload", "output",
-                                           "failures", "checkpoint", "preemption",   "recovery", "calibration"};
+                                           "failures", "checkpoint", "preemption",   "recovery", "calibration",
+                                           "evaluation"};
 
 constexpr double DEFAULT_BACKBONE_GBITPS = 800.0; // assumption: 4 x HDR links between the clusters' spines
 constexpr double DEFAULT_BACKBONE_LATENCY_S = 5e-6;

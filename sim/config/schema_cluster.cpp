@@ -74,17 +74,30 @@ std::string resolve_beside_config(const Node& node) {
   return (base / path).lexically_normal().string();
 }
 
-std::ifstream open_platform_file(const Node& where, const std::string& path, const char* expected) {
-  std::ifstream in(path);
-  if (!in) {
-    where.fail("cannot open \"" + path + "\": " + std::strerror(errno) + "; expected " + expected);
-  }
-  return in;
-}
+/// A platform file read line by line (no end-of-line characters), with 1-based line numbers.
+struct TextLines {
+  std::ifstream in;
+  std::string path;
+  std::string line;
+  int line_no = 0;
 
-[[noreturn]] void fail_row(const std::string& path, int line, const std::string& what) {
-  throw ConfigError(Location{path, line, 0}, "", what);
-}
+  TextLines(const Node& where, std::string file, const char* expected) : in(file), path(std::move(file)) {
+    if (!in) {
+      where.fail("cannot open \"" + path + "\": " + std::strerror(errno) + "; expected " + expected);
+    }
+  }
+  bool next() {
+    if (!std::getline(in, line)) {
+      return false;
+    }
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') {
+      line.pop_back();
+    }
+    return true;
+  }
+  [[noreturn]] void fail(const std::string& what) const { throw ConfigError(Location{path, line_no, 0}, "", what); }
+};
 
 std::vector<std::string_view> split_csv(std::string_view line) {
   std::vector<std::string_view> fields;
@@ -99,116 +112,133 @@ std::vector<std::string_view> split_csv(std::string_view line) {
   }
 }
 
+constexpr const char* NODE_LIST_SCHEMA = "sn,cpu_milli,memory_mib,gpu,model";
+
+/// Field count and the indices of `sn` and `gpu` in a node list's header row.
+struct NodeListColumns {
+  std::size_t count = 0;
+  std::size_t sn = 0;
+  std::size_t gpu = 0;
+};
+
+NodeListColumns read_node_list_header(TextLines& lines) {
+  if (!lines.next()) {
+    lines.fail(std::string("empty node list; expected a header row ") + NODE_LIST_SCHEMA);
+  }
+  std::vector<std::string_view> header = split_csv(lines.line);
+  auto sn = std::find(header.begin(), header.end(), "sn");
+  auto gpu = std::find(header.begin(), header.end(), "gpu");
+  if (sn == header.end() || gpu == header.end()) {
+    lines.fail(std::string("missing column \"") + (sn == header.end() ? "sn" : "gpu") +
+               "\"; expected a node list header such as " + NODE_LIST_SCHEMA);
+  }
+  return NodeListColumns{header.size(), static_cast<std::size_t>(sn - header.begin()),
+                         static_cast<std::size_t>(gpu - header.begin())};
+}
+
 /// GPUs of each node of a node list (Alibaba cluster-trace-gpu-v2023 `sn,cpu_milli,memory_mib,gpu,model`;
 /// columns matched by name, `sn` and `gpu` required). Bad rows fail with file:line and column.
 std::vector<std::uint32_t> read_node_list(const Node& where, const std::string& path) {
-  std::ifstream in = open_platform_file(where, path, "a node list such as sn,cpu_milli,memory_mib,gpu,model");
-  std::string line;
-  int line_no = 1;
-  if (!std::getline(in, line)) {
-    fail_row(path, 1, "empty node list; expected a header row sn,cpu_milli,memory_mib,gpu,model");
-  }
-  if (!line.empty() && line.back() == '\r') {
-    line.pop_back();
-  }
-  std::vector<std::string_view> header = split_csv(line);
-  std::vector<std::string> columns(header.begin(), header.end());
-  auto sn = std::find(columns.begin(), columns.end(), "sn");
-  auto gpu = std::find(columns.begin(), columns.end(), "gpu");
-  if (sn == columns.end() || gpu == columns.end()) {
-    fail_row(path, 1, std::string("missing column \"") + (sn == columns.end() ? "sn" : "gpu") +
-                          "\"; expected a node list header such as sn,cpu_milli,memory_mib,gpu,model");
-  }
-  auto sn_index = static_cast<std::size_t>(sn - columns.begin());
-  auto gpu_index = static_cast<std::size_t>(gpu - columns.begin());
+  TextLines lines(where, path, "a node list such as sn,cpu_milli,memory_mib,gpu,model");
+  NodeListColumns columns = read_node_list_header(lines);
   std::vector<std::uint32_t> gpus;
   std::unordered_map<std::string, int> seen;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') {
-      line.pop_back();
-    }
-    if (line.empty()) {
+  while (lines.next()) {
+    if (lines.line.empty()) {
       continue;
     }
-    std::vector<std::string_view> fields = split_csv(line);
-    if (fields.size() != columns.size()) {
-      fail_row(path, line_no, "expected " + std::to_string(columns.size()) + " fields as in the header, got " +
-                                  std::to_string(fields.size()));
+    std::vector<std::string_view> fields = split_csv(lines.line);
+    if (fields.size() != columns.count) {
+      lines.fail("expected " + std::to_string(columns.count) + " fields as in the header, got " +
+                 std::to_string(fields.size()));
     }
-    std::string_view text = fields[gpu_index];
+    std::string_view text = fields[columns.gpu];
     std::uint32_t count = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
     if (ec != std::errc() || end != text.data() + text.size()) {
-      fail_row(path, line_no, "column \"gpu\": expected a non-negative integer, got \"" + std::string(text) + "\"");
+      lines.fail("column \"gpu\": expected a non-negative integer, got \"" + std::string(text) + "\"");
     }
-    std::string name(fields[sn_index]);
+    std::string name(fields[columns.sn]);
     if (name.empty()) {
-      fail_row(path, line_no, "column \"sn\": expected a node name, got an empty field");
+      lines.fail("column \"sn\": expected a node name, got an empty field");
     }
-    if (auto [it, inserted] = seen.emplace(name, line_no); !inserted) {
-      fail_row(path, line_no, "column \"sn\": node \"" + name + "\" is listed twice (first on line " +
-                                  std::to_string(it->second) + "); expected unique node names");
+    if (auto [it, inserted] = seen.emplace(name, lines.line_no); !inserted) {
+      lines.fail("column \"sn\": node \"" + name + "\" is listed twice (first on line " + std::to_string(it->second) +
+                 "); expected unique node names");
     }
     gpus.push_back(count);
   }
   if (gpus.empty()) {
-    fail_row(path, line_no, "no nodes; expected one row per node after the header");
+    lines.fail("no nodes; expected one row per node after the header");
   }
   return gpus;
 }
 
-/// A `; Key: value` line of an SWF header (Parallel Workloads Archive, Standard Workload Format v2.2).
-struct SwfHeaderField {
-  std::string text;
-  int line = 0;
+/// The `; Key: value` lines of an SWF header (Parallel Workloads Archive, Standard Workload Format
+/// v2.2) that size a platform: MaxNodes and MaxProcs, with their line numbers.
+class SwfPlatformHeader {
+public:
+  SwfPlatformHeader(const Node& where, const std::string& path) : path_(path) {
+    TextLines lines(where, path, "an SWF log whose header gives MaxNodes and MaxProcs");
+    while (lines.next()) {
+      std::string_view text = trim(lines.line);
+      if (text.empty()) {
+        continue;
+      }
+      if (text.front() != ';') {
+        break; // the first job: the header is over
+      }
+      std::size_t colon = text.find(':');
+      std::string key(colon == std::string_view::npos ? std::string_view{} : trim(text.substr(1, colon - 1)));
+      if (key == "MaxNodes" || key == "MaxProcs") {
+        fields_[key] = {std::string(trim(text.substr(colon + 1))), lines.line_no};
+      }
+    }
+  }
+
+  /// The positive integer given for `key` (a trailing comment is allowed), nullopt when absent.
+  std::optional<std::uint32_t> count(const std::string& key) const {
+    auto it = fields_.find(key);
+    if (it == fields_.end()) {
+      return std::nullopt;
+    }
+    const std::string& text = it->second.first;
+    std::uint32_t value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    bool tail_ok = end == text.data() + text.size() || *end == ' ' || *end == '\t';
+    if (ec != std::errc() || !tail_ok || value == 0) {
+      fail(key, "header " + key + ": expected a positive integer, got \"" + text + "\"");
+    }
+    return value;
+  }
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw ConfigError(Location{path_, fields_.at(key).second, 0}, "", what);
+  }
+
+private:
+  static std::string_view trim(std::string_view text) {
+    std::size_t b = text.find_first_not_of(" \t");
+    std::size_t e = text.find_last_not_of(" \t");
+    return b == std::string_view::npos ? std::string_view{} : text.substr(b, e - b + 1);
+  }
+
+  std::string path_;
+  std::unordered_map<std::string, std::pair<std::string, int>> fields_;
 };
 
-/// MaxNodes and MaxProcs of an SWF log's header (the `;` lines before its first job).
-std::unordered_map<std::string, SwfHeaderField> read_swf_header(const Node& where, const std::string& path) {
-  std::ifstream in = open_platform_file(where, path, "an SWF log whose header gives MaxNodes and MaxProcs");
-  std::unordered_map<std::string, SwfHeaderField> fields;
-  std::string line;
-  for (int line_no = 1; std::getline(in, line); ++line_no) {
-    std::size_t start = line.find_first_not_of(" \t\r");
-    if (start == std::string::npos) {
-      continue;
-    }
-    if (line[start] != ';') {
-      break; // the first job: the header is over
-    }
-    std::size_t colon = line.find(':', start);
-    if (colon == std::string::npos) {
-      continue; // free text
-    }
-    auto trim = [](std::string text) {
-      std::size_t b = text.find_first_not_of(" \t\r");
-      std::size_t e = text.find_last_not_of(" \t\r");
-      return b == std::string::npos ? std::string() : text.substr(b, e - b + 1);
-    };
-    std::string key = trim(line.substr(start + 1, colon - start - 1));
-    if (key == "MaxNodes" || key == "MaxProcs") {
-      fields[key] = SwfHeaderField{trim(line.substr(colon + 1)), line_no};
-    }
+/// Processors per node of an hpc cluster without processors_per_node: MaxProcs / MaxNodes of the
+/// header when both are given (they must divide), else one.
+std::uint32_t header_processors_per_node(const SwfPlatformHeader& header) {
+  std::optional<std::uint32_t> nodes = header.count("MaxNodes");
+  std::optional<std::uint32_t> procs = header.count("MaxProcs");
+  if (!nodes || !procs) {
+    return DEFAULT_PROCESSORS_PER_NODE;
   }
-  return fields;
-}
-
-/// The positive integer an SWF header gives for `key` (a trailing comment is allowed), nullopt when absent.
-std::optional<std::uint32_t> swf_header_count(const std::unordered_map<std::string, SwfHeaderField>& header,
-                                              const std::string& key, const std::string& path) {
-  auto it = header.find(key);
-  if (it == header.end()) {
-    return std::nullopt;
+  if (*procs % *nodes != 0) {
+    header.fail("MaxProcs", "header MaxProcs (" + std::to_string(*procs) + ") is not a multiple of MaxNodes (" +
+                                std::to_string(*nodes) + "); expected identical nodes, or set processors_per_node");
   }
-  const std::string& text = it->second.text;
-  std::uint32_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  bool tail_ok = end == text.data() + text.size() || *end == ' ' || *end == '\t';
-  if (ec != std::errc() || !tail_ok || value == 0) {
-    fail_row(path, it->second.line, "header " + key + ": expected a positive integer, got \"" + text + "\"");
-  }
-  return value;
+  return *procs / *nodes;
 }
 
 /// kind: hpc. Nodes and processors per node from the config, else from the SWF header of nodes_from.
@@ -219,45 +249,28 @@ void parse_hpc_nodes(const Node& node, ClusterConfig& c) {
   Node nodes = node["nodes"];
   Node ppn = node["processors_per_node"];
   Node from = node["nodes_from"];
-  std::optional<std::uint32_t> n = nodes.is_defined() ? std::optional(nodes.as_count()) : std::nullopt;
-  std::optional<std::uint32_t> p = ppn.is_defined() ? std::optional(ppn.as_count()) : std::nullopt;
   if (!from.is_defined()) {
-    if (!n) {
+    if (!nodes.is_defined()) {
       node.fail("missing key \"nodes\"; expected the number of nodes, or nodes_from: an SWF log whose header "
                 "gives MaxNodes and MaxProcs");
     }
-    c.nodes = *n;
-    c.gpus_per_node = p.value_or(DEFAULT_PROCESSORS_PER_NODE);
+    c.nodes = nodes.as_count();
+    c.gpus_per_node = node.get_or("processors_per_node", DEFAULT_PROCESSORS_PER_NODE, &Node::as_count);
     return;
   }
   c.nodes_from = resolve_beside_config(from);
-  auto header = read_swf_header(from, c.nodes_from);
-  std::optional<std::uint32_t> max_nodes = n ? std::nullopt : swf_header_count(header, "MaxNodes", c.nodes_from);
-  std::optional<std::uint32_t> max_procs = swf_header_count(header, "MaxProcs", c.nodes_from);
-  if (!p) {
-    std::optional<std::uint32_t> header_nodes = swf_header_count(header, "MaxNodes", c.nodes_from);
-    p = DEFAULT_PROCESSORS_PER_NODE;
-    if (header_nodes && max_procs) {
-      if (*max_procs % *header_nodes != 0) {
-        fail_row(c.nodes_from, header.at("MaxProcs").line,
-                 "header MaxProcs (" + std::to_string(*max_procs) + ") is not a multiple of MaxNodes (" +
-                     std::to_string(*header_nodes) + "); expected identical nodes, or set processors_per_node");
-      }
-      p = *max_procs / *header_nodes;
-    }
+  SwfPlatformHeader header(from, c.nodes_from);
+  c.gpus_per_node = ppn.is_defined() ? ppn.as_count() : header_processors_per_node(header);
+  if (nodes.is_defined()) {
+    c.nodes = nodes.as_count();
+  } else if (auto max_nodes = header.count("MaxNodes")) {
+    c.nodes = *max_nodes;
+  } else if (auto max_procs = header.count("MaxProcs")) {
+    c.nodes = (*max_procs + c.gpus_per_node - 1) / c.gpus_per_node;
+  } else {
+    from.fail("the SWF header of \"" + c.nodes_from + "\" has neither MaxNodes nor MaxProcs; expected \"; MaxNodes: "
+              "N\" and \"; MaxProcs: P\" lines, or nodes: and processors_per_node: in the config");
   }
-  if (!n) {
-    if (max_nodes) {
-      n = max_nodes;
-    } else if (max_procs) {
-      n = (*max_procs + *p - 1) / *p;
-    } else {
-      from.fail("the SWF header of \"" + c.nodes_from + "\" has neither MaxNodes nor MaxProcs; expected \"; MaxNodes: "
-                "N\" and \"; MaxProcs: P\" lines, or nodes: and processors_per_node: in the config");
-    }
-  }
-  c.nodes = *n;
-  c.gpus_per_node = *p;
 }
 
 /// kind: gpu. `nodes` x `gpus_per_node`, or every node of the node list nodes_from names.

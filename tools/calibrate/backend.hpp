@@ -22,13 +22,13 @@ struct GemmShape {
 
 /// What the backend runs on; versions are "none" where they do not apply.
 struct DeviceInfo {
-  std::string backend;          ///< "cuda" or "cpu-fallback"
+  std::string backend; ///< "cuda" or "cpu-fallback"
   std::string device_name;
   double device_memory_bytes = 0.0;
-  std::string driver_version;   ///< e.g. "13.0" or "none"
-  std::string runtime_version;  ///< CUDA runtime, or "none"
-  std::string gemm_library;     ///< "cublas 13.0.0", "tiled-kernel", "blocked-gemm (cpu)"
-  std::string gemm_dtype;       ///< "bf16" (cuBLAS) or "fp32"
+  std::string driver_version;  ///< e.g. "13.0" or "none"
+  std::string runtime_version; ///< CUDA runtime, or "none"
+  std::string gemm_library;    ///< "cublas 13.0.0", "tiled-kernel", "blocked-gemm (cpu)"
+  std::string gemm_dtype;      ///< "bf16" (cuBLAS) or "fp32"
 };
 
 /// The device under calibration. The CUDA backend uses GPU memory, two streams and cuBLAS; the CPU

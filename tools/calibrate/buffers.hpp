@@ -11,7 +11,10 @@ namespace acme::tools::calibrate {
 /// Device memory owned for a scope.
 class DeviceBuffer {
 public:
-  DeviceBuffer(Backend& backend, std::size_t bytes) : backend_(backend), ptr_(backend.device_alloc(bytes)), bytes_(bytes) {}
+  DeviceBuffer(Backend& backend, std::size_t bytes)
+      : backend_(backend)
+      , ptr_(backend.device_alloc(bytes))
+      , bytes_(bytes) {}
   ~DeviceBuffer() { backend_.device_free(ptr_); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -28,7 +31,10 @@ private:
 class HostBuffer {
 public:
   HostBuffer(Backend& backend, std::size_t bytes, HostMemory kind)
-      : backend_(backend), ptr_(backend.host_alloc(bytes, kind)), bytes_(bytes), kind_(kind) {}
+      : backend_(backend)
+      , ptr_(backend.host_alloc(bytes, kind))
+      , bytes_(bytes)
+      , kind_(kind) {}
   ~HostBuffer() { backend_.host_free(ptr_, kind_); }
   HostBuffer(const HostBuffer&) = delete;
   HostBuffer& operator=(const HostBuffer&) = delete;

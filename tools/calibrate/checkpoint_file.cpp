@@ -3,15 +3,15 @@
 #include "acme/tools/calibrate/fill_pattern.hpp"
 #include "acme/tools/calibrate/timer.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace acme::tools::calibrate {
 namespace {

@@ -20,16 +20,18 @@ namespace acme::tools::calibrate {
 namespace {
 
 constexpr double BYTES_PER_GB = 1e9;
-constexpr unsigned STATE_SEED = 14;        // pattern of the model state
-constexpr unsigned SCRAMBLE_SEED = 15;     // overwrites the state before a restore
-constexpr double LOOP_COVER_FACTOR = 2.0;  // the compute loop lasts about twice the synchronous copy
+constexpr unsigned STATE_SEED = 14;       // pattern of the model state
+constexpr unsigned SCRAMBLE_SEED = 15;    // overwrites the state before a restore
+constexpr double LOOP_COVER_FACTOR = 2.0; // the compute loop lasts about twice the synchronous copy
 constexpr int MAX_LOOP_DOUBLINGS = 4;
 // One GEMM of the loop should take at most 1/8 of the synchronous copy, so that the copy overlaps many
 // GEMMs and the loop's length tracks the copy closely; rows are halved down to 8 to get there.
 constexpr double GEMMS_PER_COPY = 8.0;
 constexpr std::size_t MIN_LOOP_ROWS = 8;
 
-double gbps(std::size_t bytes, double seconds) { return static_cast<double>(bytes) / seconds / BYTES_PER_GB; }
+double gbps(std::size_t bytes, double seconds) {
+  return static_cast<double>(bytes) / seconds / BYTES_PER_GB;
+}
 
 template <class Fn>
 double timed_s(Fn&& fn) {
@@ -40,8 +42,10 @@ double timed_s(Fn&& fn) {
 
 struct Buffers {
   Buffers(Backend& backend, std::size_t bytes)
-      : state(backend, bytes), pinned(backend, bytes, HostMemory::PINNED),
-        pageable(backend, bytes, HostMemory::PAGEABLE), restored(backend, bytes, HostMemory::PINNED) {}
+      : state(backend, bytes)
+      , pinned(backend, bytes, HostMemory::PINNED)
+      , pageable(backend, bytes, HostMemory::PAGEABLE)
+      , restored(backend, bytes, HostMemory::PINNED) {}
   DeviceBuffer state;
   HostBuffer pinned;
   HostBuffer pageable;
@@ -52,7 +56,8 @@ struct Buffers {
 /// Copies of one repeat; returns the synchronous snapshot's duration.
 double measure_copies(Backend& backend, Buffers& buf, CheckpointResults& out) {
   const std::size_t bytes = buf.state.size();
-  double pageable_s = timed_s([&] { backend.copy_d2h(buf.pageable.get(), buf.state.get(), bytes, HostMemory::PAGEABLE); });
+  double pageable_s =
+      timed_s([&] { backend.copy_d2h(buf.pageable.get(), buf.state.get(), bytes, HostMemory::PAGEABLE); });
   double sync_s = timed_s([&] { backend.copy_d2h(buf.pinned.get(), buf.state.get(), bytes, HostMemory::PINNED); });
   double h2d_s = timed_s([&] { backend.copy_h2d(buf.state.get(), buf.pinned.get(), bytes, HostMemory::PINNED); });
   out.quantities.add("d2h_pageable_bw_GBps", gbps(bytes, pageable_s));

@@ -10,11 +10,11 @@ namespace acme::tools::calibrate {
 
 /// What the checkpoint kernel measured.
 struct CheckpointResults {
-  QuantityLog quantities;          ///< the `checkpoint:` section (bandwidths, fractions)
-  QuantityLog timings;             ///< seconds for the measured buffer size (the `timings:` section)
-  bool page_cache_dropped = true;  ///< every read-back was preceded by a successful page-cache drop
-  GemmShape compute_loop_gemm;     ///< the training GEMM as fitted to the copy (fewer rows when needed)
-  int compute_loop_gemms = 0;      ///< GEMMs per compute loop of the async-snapshot measurement
+  QuantityLog quantities;         ///< the `checkpoint:` section (bandwidths, fractions)
+  QuantityLog timings;            ///< seconds for the measured buffer size (the `timings:` section)
+  bool page_cache_dropped = true; ///< every read-back was preceded by a successful page-cache drop
+  GemmShape compute_loop_gemm;    ///< the training GEMM as fitted to the copy (fewer rows when needed)
+  int compute_loop_gemms = 0;     ///< GEMMs per compute loop of the async-snapshot measurement
 };
 
 /// Snapshot copies (pageable, pinned), the async snapshot against the training compute loop, persisting

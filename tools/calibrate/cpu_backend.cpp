@@ -6,9 +6,6 @@
 #include "acme/tools/calibrate/fill_pattern.hpp"
 #include "acme/tools/calibrate/timer.hpp"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +13,9 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace acme::tools::calibrate {
 namespace {
@@ -58,8 +58,13 @@ public:
   CpuBackend& operator=(const CpuBackend&) = delete;
 
   DeviceInfo describe() const override {
-    return DeviceInfo{"cpu-fallback", "none (host buffers stand in for device memory)", physical_memory_bytes(), "none", "none",
-                      "blocked-gemm (cpu, 1 thread)", "fp32"};
+    return DeviceInfo{"cpu-fallback",
+                      "none (host buffers stand in for device memory)",
+                      physical_memory_bytes(),
+                      "none",
+                      "none",
+                      "blocked-gemm (cpu, 1 thread)",
+                      "fp32"};
   }
 
   void* device_alloc(std::size_t bytes) override { return aligned_alloc_touched(bytes); }
@@ -149,6 +154,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Backend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+std::unique_ptr<Backend> make_cpu_backend() {
+  return std::make_unique<CpuBackend>();
+}
 
 } // namespace acme::tools::calibrate

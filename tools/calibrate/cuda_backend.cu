@@ -24,12 +24,12 @@ constexpr int FILL_THREADS = 256;
 constexpr int MAX_FILL_BLOCKS = 4096;
 constexpr std::size_t HOST_ALIGN_BYTES = 4096;
 constexpr int TOUCH_BYTE = 0x5A;
-constexpr int OPERAND_LEVELS = 2001;         // GEMM operands take values in [-1, 1] in steps of 0.001
+constexpr int OPERAND_LEVELS = 2001; // GEMM operands take values in [-1, 1] in steps of 0.001
 constexpr float OPERAND_SCALE = 1000.0F;
 constexpr double MS_PER_S = 1000.0;
-constexpr int VERSION_MAJOR_DIV = 1000;      // CUDA versions are encoded as 1000 * major + 10 * minor
+constexpr int VERSION_MAJOR_DIV = 1000; // CUDA versions are encoded as 1000 * major + 10 * minor
 constexpr int VERSION_MINOR_DIV = 10;
-constexpr int ARCH_DIV = 10;                 // __CUDA_ARCH_LIST__ gives 800 for sm_80
+constexpr int ARCH_DIV = 10; // __CUDA_ARCH_LIST__ gives 800 for sm_80
 
 void cuda_check(cudaError_t status, const char* what) {
   if (status != cudaSuccess) {
@@ -46,10 +46,14 @@ void cublas_check(cublasStatus_t status, const char* what) {
   }
 }
 #define ACME_CUBLAS(call) cublas_check((call), #call)
-__device__ Element to_element(float v) { return __float2bfloat16(v); }
+__device__ Element to_element(float v) {
+  return __float2bfloat16(v);
+}
 #else
 using Element = float;
-__device__ Element to_element(float v) { return v; }
+__device__ Element to_element(float v) {
+  return v;
+}
 #endif
 
 std::string version_text(int encoded) {
@@ -119,8 +123,13 @@ public:
     int runtime = 0;
     ACME_CUDA(cudaDriverGetVersion(&driver));
     ACME_CUDA(cudaRuntimeGetVersion(&runtime));
-    return DeviceInfo{"cuda", prop.name, static_cast<double>(prop.totalGlobalMem), version_text(driver),
-                      version_text(runtime), gemm_library(), GEMM_DTYPE};
+    return DeviceInfo{"cuda",
+                      prop.name,
+                      static_cast<double>(prop.totalGlobalMem),
+                      version_text(driver),
+                      version_text(runtime),
+                      gemm_library(),
+                      GEMM_DTYPE};
   }
 
   void* device_alloc(std::size_t bytes) override {
@@ -166,8 +175,8 @@ public:
     const std::size_t tail = bytes - words * sizeof(std::uint64_t);
     if (tail > 0) {
       std::uint64_t last = pattern_word(seed, words);
-      ACME_CUDA(cudaMemcpyAsync(static_cast<char*>(dst) + words * sizeof(last), &last, tail,
-                                cudaMemcpyHostToDevice, main_));
+      ACME_CUDA(
+          cudaMemcpyAsync(static_cast<char*>(dst) + words * sizeof(last), &last, tail, cudaMemcpyHostToDevice, main_));
     }
     ACME_CUDA(cudaStreamSynchronize(main_));
   }
@@ -251,12 +260,14 @@ private:
     const auto m = static_cast<int>(shape_.m);
     const auto n = static_cast<int>(shape_.n);
     const auto k = static_cast<int>(shape_.k);
-    ACME_CUBLAS(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b_, CUDA_R_16BF, n, a_, CUDA_R_16BF,
-                             k, &beta, c_, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    ACME_CUBLAS(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b_, CUDA_R_16BF, n, a_, CUDA_R_16BF, k,
+                             &beta, c_, CUDA_R_16BF, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   }
 #else
   static constexpr const char* GEMM_DTYPE = "fp32";
-  std::string gemm_library() const { return "tiled-kernel (no cuBLAS)"; }
+  std::string gemm_library() const {
+    return "tiled-kernel (no cuBLAS)";
+  }
   void launch_gemm() {
     dim3 block(TILE, TILE);
     dim3 grid(static_cast<unsigned>((shape_.n + TILE - 1) / TILE), static_cast<unsigned>((shape_.m + TILE - 1) / TILE));
@@ -338,10 +349,10 @@ std::unique_ptr<Backend> make_cuda_backend(int device) {
   int count = 0;
   cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess || device >= count) {
-    throw std::runtime_error("no CUDA device " + std::to_string(device) + " (" +
-                             (status != cudaSuccess ? std::string(cudaGetErrorString(status))
-                                                    : std::to_string(count) + " device(s) found") +
-                             "); run with --cpu for the CPU fallback");
+    throw std::runtime_error(
+        "no CUDA device " + std::to_string(device) + " (" +
+        (status != cudaSuccess ? std::string(cudaGetErrorString(status)) : std::to_string(count) + " device(s) found") +
+        "); run with --cpu for the CPU fallback");
   }
   return std::make_unique<CudaBackend>(device);
 }

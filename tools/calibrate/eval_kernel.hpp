@@ -20,10 +20,10 @@ struct InferencePoint {
 
 /// What the evaluation-dispatch kernel measured.
 struct EvalResults {
-  QuantityLog quantities;                 ///< the `evaluation:` section
-  QuantityLog timings;                    ///< seconds for the measured sizes
-  std::vector<InferencePoint> inference;  ///< one entry per batch size, ascending
-  MetricScores metric_scores;             ///< sanity check of the metric workload
+  QuantityLog quantities;                ///< the `evaluation:` section
+  QuantityLog timings;                   ///< seconds for the measured sizes
+  std::vector<InferencePoint> inference; ///< one entry per batch size, ascending
+  MetricScores metric_scores;            ///< sanity check of the metric workload
   bool page_cache_dropped = true;
 };
 

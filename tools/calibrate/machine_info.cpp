@@ -1,13 +1,13 @@
 #include "acme/tools/calibrate/machine_info.hpp"
 
-#include <sys/vfs.h>
-#include <unistd.h>
-
 #include <array>
 #include <ctime>
 #include <fstream>
 #include <map>
 #include <sstream>
+
+#include <sys/vfs.h>
+#include <unistd.h>
 
 namespace acme::tools::calibrate {
 namespace {
@@ -46,10 +46,10 @@ MachineInfo describe_machine() {
 std::string file_system_type(const std::string& path) {
   // Magic numbers from linux/magic.h and the file systems' own headers (Lustre, GPFS, BeeGFS, WekaFS).
   static const std::map<long, std::string> NAMES = {
-      {0xEF53, "ext4"},           {0x58465342, "xfs"},     {0x9123683E, "btrfs"},   {0x01021994, "tmpfs"},
-      {0x6969, "nfs"},            {0x0BD00BD0, "lustre"},  {0x47504653, "gpfs"},    {0x19830326, "beegfs"},
-      {0x794C7630, "overlayfs"},  {0xFE534D42, "smb2"},    {0xFF534D42, "cifs"},    {0x65735546, "fuse"},
-      {0x2FC12FC1, "zfs"},        {0x00C36400, "ceph"}};
+      {0xEF53, "ext4"},          {0x58465342, "xfs"},    {0x9123683E, "btrfs"}, {0x01021994, "tmpfs"},
+      {0x6969, "nfs"},           {0x0BD00BD0, "lustre"}, {0x47504653, "gpfs"},  {0x19830326, "beegfs"},
+      {0x794C7630, "overlayfs"}, {0xFE534D42, "smb2"},   {0xFF534D42, "cifs"},  {0x65735546, "fuse"},
+      {0x2FC12FC1, "zfs"},       {0x00C36400, "ceph"}};
   struct statfs st {};
   if (::statfs(path.c_str(), &st) != 0) {
     return "unknown";

@@ -10,11 +10,11 @@
 #include "acme/tools/calibrate/cuda_backend.hpp"
 #endif
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+
+#include <unistd.h>
 
 namespace calib = acme::tools::calibrate;
 
@@ -37,8 +37,8 @@ void check_paths(const calib::Options& opts) {
   {
     std::ofstream file(probe);
     if (!file) {
-      throw acme::ConfigError(WHERE, "--path", "cannot create a file in \"" + opts.path +
-                                                   "\"; expected an existing, writable folder");
+      throw acme::ConfigError(WHERE, "--path",
+                              "cannot create a file in \"" + opts.path + "\"; expected an existing, writable folder");
     }
   }
   std::filesystem::remove(probe);
@@ -82,8 +82,8 @@ void print_summary(const calib::RunReport& report) {
       std::printf("  %-34s median %-12.6g min %-12.6g max %.6g\n", q.key.c_str(), s.median, s.min, s.max);
     }
   }
-  std::printf("  metric check: exact match %.3f, mean BLEU-4 %.3f\n",
-              report.evaluation.metric_scores.exact_match_rate, report.evaluation.metric_scores.mean_bleu);
+  std::printf("  metric check: exact match %.3f, mean BLEU-4 %.3f\n", report.evaluation.metric_scores.exact_match_rate,
+              report.evaluation.metric_scores.mean_bleu);
 }
 
 int run(const calib::Options& opts) {

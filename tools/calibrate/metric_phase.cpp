@@ -9,13 +9,13 @@
 namespace acme::tools::calibrate {
 namespace {
 
-constexpr std::uint32_t VOCAB = 32000;         // LLaMA's tokenizer (Touvron et al. 2023)
+constexpr std::uint32_t VOCAB = 32000;          // LLaMA's tokenizer (Touvron et al. 2023)
 constexpr unsigned TOKEN_BITS = 16;             // VOCAB < 2^16: four tokens pack exactly into a 64-bit key
 constexpr int MAX_ORDER = 4;                    // BLEU-4 (Papineni et al. 2002)
 constexpr double EXACT_COPY_SHARE = 0.2;        // assumption: a fifth of generations match exactly
 constexpr double SUBSTITUTE_PROBABILITY = 0.15; // assumption: per-token edit rates of the other candidates
 constexpr double DROP_PROBABILITY = 0.05;
-constexpr double ZERO_COUNT_EPSILON = 0.1;      // Chen & Cherry 2014, smoothing method 1
+constexpr double ZERO_COUNT_EPSILON = 0.1; // Chen & Cherry 2014, smoothing method 1
 
 using NgramCounts = std::unordered_map<std::uint64_t, int>;
 
@@ -58,7 +58,8 @@ double sentence_bleu(const std::vector<std::uint32_t>& cand, const std::vector<s
       }
     }
     double precision = total == 0 ? 0.0 : static_cast<double>(matched) / static_cast<double>(total);
-    double smoothed = matched > 0 ? precision : ZERO_COUNT_EPSILON / static_cast<double>(std::max<std::size_t>(total, 1));
+    double smoothed =
+        matched > 0 ? precision : ZERO_COUNT_EPSILON / static_cast<double>(std::max<std::size_t>(total, 1));
     log_precision += std::log(smoothed) / MAX_ORDER;
   }
   double ratio = ref.empty() ? 1.0 : static_cast<double>(cand.size()) / static_cast<double>(ref.size());

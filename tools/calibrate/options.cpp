@@ -14,7 +14,9 @@ namespace {
 
 const Location WHERE{"acme-calibrate", 0, 0};
 
-[[noreturn]] void bad(const std::string& option, const std::string& what) { throw ConfigError(WHERE, option, what); }
+[[noreturn]] void bad(const std::string& option, const std::string& what) {
+  throw ConfigError(WHERE, option, what);
+}
 
 std::uint64_t parse_unsigned(const std::string& option, const std::string& text, std::uint64_t max) {
   std::uint64_t value = 0;

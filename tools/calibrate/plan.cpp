@@ -9,8 +9,8 @@ namespace {
 constexpr double PARAMS_PER_LAYER_PER_HIDDEN2 = 12.0; // Kaplan et al. 2020: N = 12 n_layer d_model^2
 constexpr double HIDDEN_PER_LAYER = 128.0;            // GPT-3 Table 2.1: d_model / n_layers
 constexpr std::uint32_t HIDDEN_MULTIPLE = 128;
-constexpr std::uint32_t FFN_MULTIPLIER = 4;           // MLP width = 4 x hidden (GPT-3)
-constexpr double BF16_BYTES = 2.0;                    // inference weights in bf16
+constexpr std::uint32_t FFN_MULTIPLIER = 4; // MLP width = 4 x hidden (GPT-3)
+constexpr double BF16_BYTES = 2.0;          // inference weights in bf16
 constexpr std::size_t PAGE_BYTES = 4096;
 
 // Defaults for a GPU (a short run of a few minutes on an A100/H100) and smaller ones for the CPU

@@ -18,16 +18,16 @@ struct InferenceShapes {
 /// The sizes a run actually uses, after backend-dependent defaults.
 struct Plan {
   bool cpu_fallback = false;
-  double shard_bytes = 0.0;            ///< full model-state shard per GPU
+  double shard_bytes = 0.0; ///< full model-state shard per GPU
   double shard_bytes_cap = 0.0;
-  std::size_t measured_bytes = 0;      ///< bytes the checkpoint kernel moves (shard, capped)
-  double weights_bytes = 0.0;          ///< bf16 weights per GPU (what a trial loads)
+  std::size_t measured_bytes = 0; ///< bytes the checkpoint kernel moves (shard, capped)
+  double weights_bytes = 0.0;     ///< bf16 weights per GPU (what a trial loads)
   std::size_t measured_weights_bytes = 0;
-  std::uint32_t hidden = 0;            ///< model width used for the GEMM shapes
+  std::uint32_t hidden = 0; ///< model width used for the GEMM shapes
   std::uint32_t prompt_tokens = 0;
   std::uint32_t train_tokens = 0;
   std::vector<std::uint32_t> batch_sizes;
-  GemmShape train_gemm;                ///< the training compute loop's GEMM
+  GemmShape train_gemm; ///< the training compute loop's GEMM
   std::vector<InferenceShapes> inference;
 };
 

@@ -3,13 +3,13 @@
 #include "acme/tools/calibrate/checkpoint_file.hpp"
 #include "acme/tools/calibrate/stats.hpp"
 
-#include <unistd.h>
-
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace acme::tools::calibrate {
 namespace {
@@ -113,8 +113,8 @@ void write_options(std::ostream& out, const RunReport& r) {
       << "  seed: " << o.seed << "\n"
       << "  path: " << quoted(o.path) << "\n"
       << "  path_fs_type: " << quoted(r.path_fs_type) << "\n"
-      << "  page_cache_dropped: " << (r.checkpoint.page_cache_dropped && r.evaluation.page_cache_dropped ? "true" : "false")
-      << "\n";
+      << "  page_cache_dropped: "
+      << (r.checkpoint.page_cache_dropped && r.evaluation.page_cache_dropped ? "true" : "false") << "\n";
 }
 
 void write_evaluation(std::ostream& out, const EvalResults& e) {

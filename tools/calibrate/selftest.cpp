@@ -6,8 +6,6 @@
 #include "acme/config/node.hpp"
 #include "acme/model/error.hpp"
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +14,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <sys/wait.h>
 
 namespace fs = std::filesystem;
 using acme::config::Node;
@@ -55,7 +55,9 @@ int run_tool(const std::string& tool, const std::string& args, const fs::path& d
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-bool is_fraction(const std::string& key) { return key.find("fraction") != std::string::npos; }
+bool is_fraction(const std::string& key) {
+  return key.find("fraction") != std::string::npos;
+}
 
 /// A {median, min, max, q1, q3, repeats} mapping with ordered, positive (fractions: >= 0) values.
 void check_summary(Tally& t, const Node& q) {
@@ -72,8 +74,8 @@ void check_summary(Tally& t, const Node& q) {
   bool sign_ok = is_fraction(key) ? lo >= 0.0 : lo > 0.0;
   bool ordered = lo <= q["q1"].as_double() && q["q1"].as_double() <= q["median"].as_double() &&
                  q["median"].as_double() <= q["q3"].as_double() && q["q3"].as_double() <= q["max"].as_double();
-  t.check(sign_ok && ordered, key + (is_fraction(key) ? " >= 0" : " > 0") + " and ordered (median " +
-                                q["median"].as_string() + ")");
+  t.check(sign_ok && ordered,
+          key + (is_fraction(key) ? " >= 0" : " > 0") + " and ordered (median " + q["median"].as_string() + ")");
   t.check(q["repeats"].as_int() == REPEATS, key + " has " + std::to_string(REPEATS) + " repeats");
 }
 
@@ -104,12 +106,12 @@ void check_machine(Tally& t, const Node& doc) {
     t.check(machine[key].is_scalar() && !machine[key].as_string().empty(), std::string("machine.") + key + " set");
   }
   t.check(machine["backend"].is_scalar() && machine["backend"].as_string() == "cpu-fallback",
-        "machine.backend is cpu-fallback");
+          "machine.backend is cpu-fallback");
   t.check(machine["device_memory_GiB"].is_scalar() && machine["device_memory_GiB"].as_double() > 0.0,
-        "machine.device_memory_GiB > 0");
+          "machine.device_memory_GiB > 0");
   t.check(doc["options"]["measured_bytes"].is_scalar() &&
-            doc["options"]["measured_bytes"].as_double() == SHARD_MIB * BYTES_PER_MIB,
-        "options.measured_bytes is the --shard-bytes cap");
+              doc["options"]["measured_bytes"].as_double() == SHARD_MIB * BYTES_PER_MIB,
+          "options.measured_bytes is the --shard-bytes cap");
 }
 
 void check_output(Tally& t, const fs::path& dir) {
@@ -121,8 +123,8 @@ void check_output(Tally& t, const fs::path& dir) {
                  "async_compute_slowdown_fraction", "async_stall_fraction", "serialise_bw_GBps",
                  "storage_write_bw_GBps", "storage_read_bw_GBps", "restore_bw_GBps"});
   check_section(t, doc, "evaluation",
-                {"model_load_bw_GBps", "prefill_TFLOPs", "decode_TFLOPs", "metric_tokens_per_s",
-                 "metric_samples_per_s", "trial_start_s"});
+                {"model_load_bw_GBps", "prefill_TFLOPs", "decode_TFLOPs", "metric_tokens_per_s", "metric_samples_per_s",
+                 "trial_start_s"});
   check_section(t, doc, "timings",
                 {"sync_snapshot_s", "async_snapshot_s", "compute_loop_s", "compute_loop_with_snapshot_s",
                  "checkpoint_persist_s", "restore_s", "model_load_s", "metric_phase_s"});
@@ -130,14 +132,14 @@ void check_output(Tally& t, const fs::path& dir) {
   Node section = acme::config::load_yaml_text("{path: " + yaml.string() + "}", "selftest");
   acme::config::Calibration cal = acme::config::load_calibration(section, "");
   t.check(cal.backend == "cpu-fallback" && cal.d2h_pinned_bw_Bps > 0.0 && cal.trial_start_s > 0.0,
-        "load_calibration reads the output");
+          "load_calibration reads the output");
   std::string raw = slurp(dir / "cpu.raw.csv");
   auto rows = static_cast<int>(std::count(raw.begin(), raw.end(), '\n'));
   // 10 checkpoint + 6 evaluation + 2 x 2 inference + 8 timings quantities, REPEATS samples each, + header.
   constexpr int QUANTITIES = 10 + 6 + 4 + 8;
   t.check(rows == QUANTITIES * REPEATS + 1, "raw CSV has every sample (" + std::to_string(rows) + " lines)");
   t.check(slurp(dir / "ok.stdout").find("backend: cpu-fallback") != std::string::npos,
-        "stdout says backend: cpu-fallback");
+          "stdout says backend: cpu-fallback");
 }
 
 void check_bad_input(Tally& t, const std::string& tool, const fs::path& dir) {
@@ -173,8 +175,8 @@ int main(int argc, char** argv) {
   Tally t;
   const std::string args = "--cpu --model-params 2e7 --dp 1 --shard-bytes 8MiB --repeats 3 --batch-sizes 1,4 "
                            "--prompt-tokens 32 --train-tokens 64 --sample-s 0.002 --metric-samples 50 "
-                           "--metric-sample-tokens 64 --path '" + dir.string() + "' --out '" +
-                           (dir / "cpu.yaml").string() + "'";
+                           "--metric-sample-tokens 64 --path '" +
+                           dir.string() + "' --out '" + (dir / "cpu.yaml").string() + "'";
   int rc = run_tool(tool, args, dir, "ok");
   t.check(rc == 0, "acme-calibrate " + args + " exits 0 (got " + std::to_string(rc) + ")");
   if (rc != 0) {

@@ -25,8 +25,8 @@ Summary summarise(std::vector<double> samples) {
     throw std::logic_error("summarise: no samples");
   }
   std::sort(samples.begin(), samples.end());
-  return Summary{quantile(samples, MEDIAN),         samples.front(), samples.back(),
-                 quantile(samples, FIRST_QUARTILE), quantile(samples, THIRD_QUARTILE), samples.size()};
+  return Summary{quantile(samples, MEDIAN),         samples.front(), samples.back(), quantile(samples, FIRST_QUARTILE),
+                 quantile(samples, THIRD_QUARTILE), samples.size()};
 }
 
 } // namespace acme::tools::calibrate

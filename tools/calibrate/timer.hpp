@@ -12,6 +12,8 @@ inline double now_s() {
 
 /// Makes the memory behind `ptr` observable, so the compiler cannot elide writes to a buffer that is
 /// then freed unread (the same barrier as Google Benchmark's DoNotOptimize; GCC and Clang).
-inline void escape(const void* ptr) { asm volatile("" : : "r"(ptr) : "memory"); }
+inline void escape(const void* ptr) {
+  asm volatile("" : : "r"(ptr) : "memory");
+}
 
 } // namespace acme::tools::calibrate

@@ -9,7 +9,7 @@
 namespace acme::workloads {
 namespace {
 
-const char* const COLUMN_NAMES[] = {"name",     "cpu_milli", "num_gpu",       "gpu_milli",     "qos",
+const char* const COLUMN_NAMES[] = {"name",      "cpu_milli",     "num_gpu",       "gpu_milli",     "qos",
                                     "pod_phase", "creation_time", "deletion_time", "scheduled_time"};
 constexpr bool REQUIRED[] = {true, false, true, true, false, true, true, true, true};
 constexpr std::uint32_t CPU_MILLI_PER_CORE = 1000; // Kubernetes: 1000 milli-CPU = one core
@@ -22,7 +22,10 @@ struct BadRow {
 
 AlibabaPodReader::AlibabaPodReader(std::string path, model::ClusterId cluster, model::NameTable& users,
                                    BadRowPolicy on_bad_row)
-    : lines_(std::move(path)), cluster_(cluster), users_(&users), on_bad_row_(on_bad_row) {
+    : lines_(std::move(path))
+    , cluster_(cluster)
+    , users_(&users)
+    , on_bad_row_(on_bad_row) {
   read_header();
 }
 

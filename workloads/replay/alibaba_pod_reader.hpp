@@ -40,8 +40,18 @@ public:
   const std::string& path() const { return lines_.path(); }
 
 private:
-  enum Column : std::uint8_t { NAME, CPU_MILLI, NUM_GPU, GPU_MILLI, QOS, POD_PHASE, CREATION, DELETION, SCHEDULED,
-                               COLUMN_COUNT };
+  enum Column : std::uint8_t {
+    NAME,
+    CPU_MILLI,
+    NUM_GPU,
+    GPU_MILLI,
+    QOS,
+    POD_PHASE,
+    CREATION,
+    DELETION,
+    SCHEDULED,
+    COLUMN_COUNT
+  };
   void read_header();
   /// The pod as a job, or nullopt for a Pending pod.
   std::optional<model::JobSpec> parse_row();

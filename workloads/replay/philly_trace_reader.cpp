@@ -18,6 +18,7 @@ constexpr std::size_t COLUMNS = 5;
 // long jobs whose product exceeds double-to-text precision.
 constexpr double GPU_TIME_ABS_TOLERANCE_S = 1.0;
 constexpr double GPU_TIME_REL_TOLERANCE = 1e-6;
+constexpr double MAX_GPUS = 4294967295.0; // fits JobSpec::gpus (uint32)
 
 struct BadRow {
   std::string message;
@@ -48,10 +49,9 @@ struct RowParser {
     }
     return value;
   }
-  model::JobSpec parse(model::ClusterId cluster, model::NameTable& users, std::size_t row) const {
-    model::JobSpec job;
-    job.cluster = cluster;
-    job.name = std::to_string(row);
+  PhillyTraceReader::Row parse(model::NameTable& users, std::uint32_t row) const {
+    PhillyTraceReader::Row job;
+    job.row = row;
     auto submit = model::parse_datetime(field(0), utc_offset_s);
     if (!submit) {
       bad(0, "expected a date-time such as \"2017-10-09 07:01:55\", got \"" + std::string(field(0)) + "\"");
@@ -59,7 +59,7 @@ struct RowParser {
     job.submit_time_s = *submit;
     job.duration_s = seconds(1);
     double gpus = 0.0; // the table may show "8.0"
-    if (!parse_double(field(2), gpus) || gpus < 0.0 || gpus != std::floor(gpus)) {
+    if (!parse_double(field(2), gpus) || gpus < 0.0 || gpus != std::floor(gpus) || gpus > MAX_GPUS) {
       bad(2, "expected a non-negative integer, got \"" + std::string(field(2)) + "\"");
     }
     job.gpus = static_cast<std::uint32_t>(gpus);
@@ -67,8 +67,8 @@ struct RowParser {
       double gpu_time = seconds(3);
       double expected = job.duration_s * job.gpus;
       if (std::abs(gpu_time - expected) > std::max(GPU_TIME_ABS_TOLERANCE_S, GPU_TIME_REL_TOLERANCE * expected)) {
-        bad(3, "expected duration x num_gpus (" + std::to_string(expected) + "), got \"" + std::string(field(3)) +
-                   "\"");
+        bad(3,
+            "expected duration x num_gpus (" + std::to_string(expected) + "), got \"" + std::string(field(3)) + "\"");
       }
     }
     job.user = users.intern(field(4));
@@ -79,14 +79,16 @@ struct RowParser {
 } // namespace
 
 PhillyTraceReader::PhillyTraceReader(std::string path, model::ClusterId cluster, double utc_offset_s,
-                                     model::NameTable& users, BadRowPolicy on_bad_row) {
-  read(path, cluster, utc_offset_s, users, on_bad_row);
-  std::stable_sort(jobs_.begin(), jobs_.end(),
-                   [](const model::JobSpec& a, const model::JobSpec& b) { return a.submit_time_s < b.submit_time_s; });
+                                     model::NameTable& users, BadRowPolicy on_bad_row)
+    : cluster_(cluster) {
+  read(path, utc_offset_s, users, on_bad_row);
+  std::sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) {
+    return a.submit_time_s < b.submit_time_s || (a.submit_time_s == b.submit_time_s && a.row < b.row);
+  });
 }
 
-void PhillyTraceReader::read(const std::string& path, model::ClusterId cluster, double utc_offset_s,
-                             model::NameTable& users, BadRowPolicy on_bad_row) {
+void PhillyTraceReader::read(const std::string& path, double utc_offset_s, model::NameTable& users,
+                             BadRowPolicy on_bad_row) {
   LineReader lines(path);
   std::string_view line;
   std::vector<std::string_view> fields;
@@ -111,7 +113,7 @@ void PhillyTraceReader::read(const std::string& path, model::ClusterId cluster, 
     }
   }
   RowParser parser{index, fields, utc_offset_s};
-  std::size_t row = 0;
+  std::uint32_t row = 0;
   while (lines.next(line)) {
     if (line.empty()) {
       continue;
@@ -123,7 +125,7 @@ void PhillyTraceReader::read(const std::string& path, model::ClusterId cluster, 
         throw BadRow{"expected " + std::to_string(field_count) + " fields as in the header, got " +
                      std::to_string(fields.size())};
       }
-      jobs_.push_back(parser.parse(cluster, users, row));
+      rows_.push_back(parser.parse(users, row));
     } catch (const BadRow& e) {
       if (on_bad_row == BadRowPolicy::SKIP) {
         ++skipped_;
@@ -135,10 +137,18 @@ void PhillyTraceReader::read(const std::string& path, model::ClusterId cluster, 
 }
 
 std::optional<model::JobSpec> PhillyTraceReader::next() {
-  if (next_ >= jobs_.size()) {
+  if (next_ >= rows_.size()) {
     return std::nullopt;
   }
-  return std::move(jobs_[next_++]);
+  const Row& row = rows_[next_++];
+  model::JobSpec job;
+  job.cluster = cluster_;
+  job.name = std::to_string(row.row);
+  job.user = row.user;
+  job.submit_time_s = row.submit_time_s;
+  job.duration_s = row.duration_s;
+  job.gpus = row.gpus;
+  return job;
 }
 
 } // namespace acme::workloads

@@ -9,11 +9,24 @@ namespace acme::workloads {
 namespace {
 
 // SWF v2.2 field names (1-based field numbers in messages), Parallel Workloads Archive.
-constexpr const char* FIELD_NAMES[SwfTraceReader::FIELD_COUNT] = {
-    "job_number",  "submit_time",      "wait_time",     "run_time",         "allocated_processors",
-    "average_cpu_time", "used_memory", "requested_processors", "requested_time", "requested_memory",
-    "status",      "user_id",          "group_id",      "executable",       "queue",
-    "partition",   "preceding_job",    "think_time"};
+constexpr const char* FIELD_NAMES[SwfTraceReader::FIELD_COUNT] = {"job_number",
+                                                                  "submit_time",
+                                                                  "wait_time",
+                                                                  "run_time",
+                                                                  "allocated_processors",
+                                                                  "average_cpu_time",
+                                                                  "used_memory",
+                                                                  "requested_processors",
+                                                                  "requested_time",
+                                                                  "requested_memory",
+                                                                  "status",
+                                                                  "user_id",
+                                                                  "group_id",
+                                                                  "executable",
+                                                                  "queue",
+                                                                  "partition",
+                                                                  "preceding_job",
+                                                                  "think_time"};
 enum Field : std::uint8_t {
   JOB_NUMBER = 0,
   SUBMIT = 1,
@@ -76,7 +89,10 @@ std::string_view trim(std::string_view text) {
 
 SwfTraceReader::SwfTraceReader(std::string path, model::ClusterId cluster, model::NameTable& users,
                                BadRowPolicy on_bad_row)
-    : lines_(std::move(path)), cluster_(cluster), users_(&users), on_bad_row_(on_bad_row) {}
+    : lines_(std::move(path))
+    , cluster_(cluster)
+    , users_(&users)
+    , on_bad_row_(on_bad_row) {}
 
 void SwfTraceReader::read_header_line(std::string_view line) {
   if (seen_job_) {
@@ -130,7 +146,8 @@ model::JobSpec SwfTraceReader::parse_row() {
   std::size_t procs_field = values_[ALLOCATED] != UNKNOWN ? ALLOCATED : REQUESTED_PROCS;
   if (procs == UNKNOWN || procs < 1.0 || procs != std::floor(procs)) {
     bad(procs_field, "expected a positive whole number of processors (allocated, or requested when allocated is "
-                     "-1), got \"" + std::string(fields_[procs_field]) + "\"");
+                     "-1), got \"" +
+                         std::string(fields_[procs_field]) + "\"");
   }
   job.gpus = static_cast<std::uint32_t>(procs);
   if (values_[REQUESTED_TIME] != UNKNOWN) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
 
@@ -15,6 +16,7 @@ constexpr double DAYS_PER_WEEK = 7.0;
 constexpr double WEEKEND_DAYS = 2.0;
 constexpr std::int64_t UNIX_EPOCH_WEEKDAY = 3; // 1970-01-01 was a Thursday (Monday = 0)
 constexpr std::int64_t FIRST_WEEKEND_DAY = 5;  // Saturday
+constexpr std::int64_t DAYS_IN_WEEK = 7;
 
 } // namespace
 
@@ -36,7 +38,7 @@ double Rhythm::factor(double unix_s) const {
   double hour = (local_s - day * model::SECONDS_PER_DAY) / model::SECONDS_PER_HOUR;
   double daily = 1.0 + options_.daily_amplitude *
                            std::cos(2.0 * std::numbers::pi * (hour - options_.peak_hour) / HOURS_PER_DAY);
-  auto weekday = ((static_cast<std::int64_t>(day) + UNIX_EPOCH_WEEKDAY) % 7 + 7) % 7;
+  auto weekday = ((static_cast<std::int64_t>(day) + UNIX_EPOCH_WEEKDAY) % DAYS_IN_WEEK + DAYS_IN_WEEK) % DAYS_IN_WEEK;
   double weekly = weekday >= FIRST_WEEKEND_DAY ? options_.weekend_factor : 1.0;
   return daily * weekly / norm_;
 }

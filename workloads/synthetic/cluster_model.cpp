@@ -60,8 +60,7 @@ DiscreteDistribution::DiscreteDistribution(const std::vector<double>& weights) {
   cumulative_.back() = 1.0;
 }
 
-std::size_t DiscreteDistribution::draw(model::Rng& rng) const {
-  double u = rng.uniform();
+std::size_t DiscreteDistribution::pick(double u) const {
   auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
   return std::min(static_cast<std::size_t>(it - cumulative_.begin()), cumulative_.size() - 1);
 }
@@ -70,10 +69,9 @@ double DiscreteDistribution::probability(std::size_t index) const {
   return cumulative_.at(index) - (index == 0 ? 0.0 : cumulative_[index - 1]);
 }
 
-double DurationBins::draw_in(std::size_t bin, model::Rng& rng) const {
+double DurationBins::at(std::size_t bin, double u) const {
   double lo = lo_s[bin];
   double hi = hi_s[bin];
-  double u = rng.uniform_open0();
   double value = lo <= 0.0 ? hi * u : lo * std::pow(hi / lo, u);
   // Whole seconds, inside (lo, hi]: the grid's CDF values are kept exactly.
   return std::clamp(std::ceil(value), std::floor(lo) + 1.0, std::max(std::floor(hi), std::floor(lo) + 1.0));

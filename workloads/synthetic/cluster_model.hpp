@@ -15,7 +15,9 @@ class DiscreteDistribution {
 public:
   DiscreteDistribution() = default;
   explicit DiscreteDistribution(const std::vector<double>& weights);
-  std::size_t draw(model::Rng& rng) const;
+  /// The index whose cumulative interval holds u in [0, 1).
+  std::size_t pick(double u) const;
+  std::size_t draw(model::Rng& rng) const { return pick(rng.uniform()); }
   std::size_t size() const { return cumulative_.size(); }
   double probability(std::size_t index) const;
 
@@ -30,7 +32,8 @@ struct DurationBins {
   std::vector<double> lo_s;
   std::vector<double> hi_s;
   std::vector<double> mass; ///< marginal mass of each bin
-  double draw_in(std::size_t bin, model::Rng& rng) const;
+  /// The duration at position u in (0, 1] of the bin (log-uniform), rounded up to whole seconds.
+  double at(std::size_t bin, double u) const;
 };
 
 /// One workload type of one cluster: its GPU counts and the duration bins given the GPU count.

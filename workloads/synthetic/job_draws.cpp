@@ -20,17 +20,30 @@ model::FailureCategory early_failure(double script_share, model::Rng& rng) {
 
 } // namespace
 
-GpuDraw draw_gpu_job(const TypeModel& type, model::Rng& rng) {
-  GpuDraw d;
-  d.gpu_index = type.gpu_dist.draw(rng);
-  d.gpus = type.gpus[d.gpu_index];
-  d.duration_s = draw_duration(type, d.gpu_index, rng);
-  return d;
+TypeDraws::TypeDraws(const TypeModel& type, std::uint64_t seed, const std::string& stream)
+    : type_(&type), gpus_(seed, stream + "/gpus") {
+  for (std::uint32_t g : type.gpus) {
+    bins_.emplace_back(seed, stream + "/bins/" + std::to_string(g));
+  }
+  for (std::size_t k = 0; k < type.bins.lo_s.size(); ++k) {
+    positions_.emplace_back(seed, stream + "/position/" + std::to_string(k));
+  }
+  for (std::uint32_t g : type.gpus) {
+    for (std::size_t k = 0; k < type.bins.lo_s.size(); ++k) {
+      states_.emplace_back(seed, stream + "/state/" + std::to_string(g) + "/" + std::to_string(k));
+    }
+  }
 }
 
-double draw_duration(const TypeModel& type, std::size_t gpu_index, model::Rng& rng) {
-  std::size_t bin = type.bins_given_gpus[gpu_index].draw(rng);
-  return type.bins.draw_in(bin, rng);
+TypeDraws::GpuJob TypeDraws::draw_job() { return draw_job_with(type_->gpu_dist.pick(gpus_.next())); }
+
+TypeDraws::GpuJob TypeDraws::draw_job_with(std::size_t gpu_index) {
+  GpuJob job;
+  job.gpu_index = gpu_index;
+  job.gpus = type_->gpus[gpu_index];
+  job.bin = type_->bins_given_gpus[gpu_index].pick(bins_[gpu_index].next());
+  job.duration_s = type_->bins.at(job.bin, positions_[job.bin].next());
+  return job;
 }
 
 std::array<double, 4> gpu_state_probabilities(const StateModel& m, std::uint32_t gpus, double duration_s) {
@@ -42,10 +55,9 @@ std::array<double, 4> gpu_state_probabilities(const StateModel& m, std::uint32_t
   return {rest, rest * cancel, rest * fail, infra};
 }
 
-StateDraw draw_gpu_state(const StateModel& m, std::uint32_t gpus, double duration_s, double script_share,
-                         model::Rng& rng) {
+StateDraw gpu_state_at(const StateModel& m, std::uint32_t gpus, double duration_s, double u, double script_share,
+                       model::Rng& rng) {
   auto p = gpu_state_probabilities(m, gpus, duration_s);
-  double u = rng.uniform();
   if (u < p[0]) {
     return {};
   }
@@ -58,12 +70,24 @@ StateDraw draw_gpu_state(const StateModel& m, std::uint32_t gpus, double duratio
   return {model::JobState::FAILED, model::FailureCategory::INFRASTRUCTURE};
 }
 
-StateDraw draw_cpu_state(const CpuModel& m, double script_share, model::Rng& rng) {
-  double u = rng.uniform();
-  if (u < m.completed) {
+CpuDraws::CpuDraws(const CpuModel& model, std::uint64_t seed, const std::string& stream)
+    : model_(&model), bins_(seed, stream + "/bins"), states_(seed, stream + "/state") {
+  for (std::size_t k = 0; k < model.bins.lo_s.size(); ++k) {
+    positions_.emplace_back(seed, stream + "/position/" + std::to_string(k));
+  }
+}
+
+double CpuDraws::draw_duration() {
+  std::size_t bin = model_->bin_dist.pick(bins_.next());
+  return model_->bins.at(bin, positions_[bin].next());
+}
+
+StateDraw CpuDraws::draw_state(double script_share, model::Rng& rng) {
+  double u = states_.next();
+  if (u < model_->completed) {
     return {};
   }
-  if (u < m.completed + m.cancelled) {
+  if (u < model_->completed + model_->cancelled) {
     return {model::JobState::CANCELLED, model::FailureCategory::NONE};
   }
   return {model::JobState::FAILED, early_failure(script_share, rng)};
@@ -75,7 +99,8 @@ double model_params_for_gpus(std::uint32_t gpus, const TypeModel& pretrain) {
     return SMALLEST_MODEL_PARAMS;
   }
   double f = std::clamp(std::log(static_cast<double>(gpus) / *lo) / std::log(static_cast<double>(*hi) / *lo), 0.0, 1.0);
-  return SMALLEST_MODEL_PARAMS * std::pow(LARGEST_MODEL_PARAMS / SMALLEST_MODEL_PARAMS, f);
+  // Clamped: pow() can land a few ulps above the largest size at f = 1.
+  return std::min(LARGEST_MODEL_PARAMS, SMALLEST_MODEL_PARAMS * std::pow(LARGEST_MODEL_PARAMS / SMALLEST_MODEL_PARAMS, f));
 }
 
 std::uint32_t draw_poisson(double mean, model::Rng& rng) {

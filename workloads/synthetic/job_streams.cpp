@@ -9,7 +9,7 @@ namespace acme::workloads::synthetic {
 namespace {
 
 model::Rng stream_rng(const StreamContext& ctx, const char* stream) {
-  return model::Rng(ctx.options->seed, "workload/synthetic/" + ctx.plan->name + "/" + stream);
+  return model::Rng(ctx.options->seed, stream_name(ctx, stream));
 }
 
 double type_rate(const StreamContext& ctx, const TypeModel* type, double jobs_per_arrival) {
@@ -22,15 +22,27 @@ double submit_second(double arrival_s, double end_s) {
   return arrival_s < end_s ? std::floor(arrival_s) : NO_MORE_JOBS;
 }
 
+std::string stream_name(const StreamContext& context, const std::string& what) {
+  return "workload/synthetic/" + context.plan->name + "/" + what;
+}
+
+GeneratedJob draw_gpu_job(const StreamContext& ctx, TypeDraws& draws, const TypeDraws::GpuJob& job, double submit_s,
+                          model::UserId user, model::Rng& rng) {
+  StateDraw end = gpu_state_at(ctx.model->state, job.gpus, job.duration_s, draws.state_uniform(job),
+                               ctx.options->script_failure_share, rng);
+  return GeneratedJob{make_job(*ctx.plan, draws.get_type().type, job.gpus, submit_s, job.duration_s, end, user)};
+}
+
 MiscStream::MiscStream(const StreamContext& context)
-    : ctx_(context), rng_(stream_rng(context, "misc")), arrivals_(0.0, *context.rhythm, context.start_s) {
+    : ctx_(context), rng_(stream_rng(context, "misc")), pick_stream_(context.options->seed, stream_name(context, "type")),
+      arrivals_(0.0, *context.rhythm, context.start_s) {
   std::vector<double> shares;
   double rate = 0.0;
   for (const auto& t : ctx_.model->types) {
     if (t.type == model::JobType::PRETRAIN || t.type == model::JobType::EVAL) {
       continue;
     }
-    types_.push_back(&t);
+    types_.emplace_back(t, ctx_.options->seed, stream_name(ctx_, std::string(model::to_string(t.type))));
     shares.push_back(t.count_share);
     rate += type_rate(ctx_, &t, 1.0);
   }
@@ -44,16 +56,15 @@ MiscStream::MiscStream(const StreamContext& context)
 double MiscStream::peek_s() { return next_s_; }
 
 GeneratedJob MiscStream::pop() {
-  const TypeModel& type = *types_[pick_.draw(rng_)];
-  GpuDraw d = draw_gpu_job(type, rng_);
-  StateDraw end = draw_gpu_state(ctx_.model->state, d.gpus, d.duration_s, ctx_.options->script_failure_share, rng_);
-  GeneratedJob job{make_job(*ctx_.plan, type.type, d.gpus, next_s_, d.duration_s, end, ctx_.users->draw(rng_))};
+  TypeDraws& draws = types_[pick_.pick(pick_stream_.next())];
+  GeneratedJob job = draw_gpu_job(ctx_, draws, draws.draw_job(), next_s_, ctx_.users->draw(rng_), rng_);
   next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
   return job;
 }
 
 CpuStream::CpuStream(const StreamContext& context)
     : ctx_(context), rng_(stream_rng(context, "cpu")),
+      draws_(context.model->cpu, context.options->seed, stream_name(context, "cpu_draws")),
       arrivals_(context.model->cpu_jobs * context.per_paper_job, *context.rhythm, context.start_s) {
   next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
 }
@@ -61,9 +72,8 @@ CpuStream::CpuStream(const StreamContext& context)
 double CpuStream::peek_s() { return next_s_; }
 
 GeneratedJob CpuStream::pop() {
-  const CpuModel& cpu = ctx_.model->cpu;
-  double duration_s = cpu.bins.draw_in(cpu.bin_dist.draw(rng_), rng_);
-  StateDraw end = draw_cpu_state(cpu, ctx_.options->script_failure_share, rng_);
+  double duration_s = draws_.draw_duration();
+  StateDraw end = draws_.draw_state(ctx_.options->script_failure_share, rng_);
   GeneratedJob job{make_job(*ctx_.plan, model::JobType::OTHER, 0, next_s_, duration_s, end, ctx_.users->draw(rng_))};
   next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
   return job;
@@ -73,6 +83,9 @@ EvalStream::EvalStream(const StreamContext& context, PretrainStream& pretrain)
     : ctx_(context), rng_(stream_rng(context, "eval")), pretrain_(&pretrain),
       eval_(context.model->find(model::JobType::EVAL)),
       arrivals_(type_rate(context, eval_, context.options->eval_batch_size), *context.rhythm, context.start_s) {
+  if (eval_ != nullptr) {
+    draws_.emplace(*eval_, ctx_.options->seed, stream_name(ctx_, "Evaluation"));
+  }
   next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
 }
 
@@ -82,10 +95,9 @@ void EvalStream::make_batch() {
   CheckpointLink link = pretrain_->checkpoint_at(next_s_, rng_);
   std::uint32_t size = std::max(1u, draw_poisson(ctx_.options->eval_batch_size, rng_));
   for (std::uint32_t i = 0; i < size; ++i) {
-    GpuDraw d = draw_gpu_job(*eval_, rng_);
-    StateDraw end = draw_gpu_state(ctx_.model->state, d.gpus, d.duration_s, ctx_.options->script_failure_share, rng_);
-    GeneratedJob job{make_job(*ctx_.plan, model::JobType::EVAL, d.gpus, next_s_, d.duration_s, end, link.user),
-                     link.run, link.checkpoint};
+    GeneratedJob job = draw_gpu_job(ctx_, *draws_, draws_->draw_job(), next_s_, link.user, rng_);
+    job.evaluates_run = link.run;
+    job.checkpoint = link.checkpoint;
     job.spec.model_params = link.model_params;
     batch_.push_back(std::move(job));
   }

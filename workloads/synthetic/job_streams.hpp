@@ -4,6 +4,7 @@
 #include "acme/workloads/synthetic/job_draws.hpp"
 
 #include <deque>
+#include <optional>
 #include <limits>
 
 namespace acme::workloads::synthetic {
@@ -49,8 +50,9 @@ public:
 private:
   StreamContext ctx_;
   model::Rng rng_;
-  std::vector<const TypeModel*> types_;
+  std::vector<TypeDraws> types_;
   DiscreteDistribution pick_;
+  QuasiUniform pick_stream_;
   ArrivalProcess arrivals_;
   double next_s_ = NO_MORE_JOBS;
 };
@@ -65,6 +67,7 @@ public:
 private:
   StreamContext ctx_;
   model::Rng rng_;
+  CpuDraws draws_;
   ArrivalProcess arrivals_;
   double next_s_ = NO_MORE_JOBS;
 };
@@ -86,6 +89,7 @@ private:
   model::Rng rng_;
   PretrainStream* pretrain_;
   const TypeModel* eval_;
+  std::optional<TypeDraws> draws_;
   ArrivalProcess arrivals_;
   double next_s_ = NO_MORE_JOBS;
   std::deque<GeneratedJob> batch_;
@@ -93,5 +97,10 @@ private:
 
 /// Whole Unix seconds of an arrival, or NO_MORE_JOBS at or past `end_s`.
 double submit_second(double arrival_s, double end_s);
+/// Name of a random stream of the cluster: "workload/synthetic/<cluster>/<what>".
+std::string stream_name(const StreamContext& context, const std::string& what);
+/// A GPU job of a type: request, duration and state from the type's streams.
+GeneratedJob draw_gpu_job(const StreamContext& context, TypeDraws& draws, const TypeDraws::GpuJob& job, double submit_s,
+                          model::UserId user, model::Rng& rng);
 
 } // namespace acme::workloads::synthetic

@@ -23,6 +23,8 @@ double run_rate(const StreamContext& ctx, const TypeModel* pretrain) {
 PretrainStream::PretrainStream(const StreamContext& context)
     : ctx_(context), rng_(context.options->seed, "workload/synthetic/" + context.plan->name + "/pretrain"),
       pretrain_(context.model->find(model::JobType::PRETRAIN)),
+      draws_(*pretrain_, context.options->seed, stream_name(context, "Pretrain")),
+      run_gpus_(context.options->seed, stream_name(context, "Pretrain/run_gpus")),
       arrivals_(run_rate(context, pretrain_), *context.rhythm,
                 context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s) {
   next_run_s_ = arrivals_.next(rng_);
@@ -32,7 +34,7 @@ void PretrainStream::refill() {
   for (;;) {
     while (next_run_s_ < ctx_.end_s && (attempts_.empty() || next_run_s_ <= attempts_.top().submit_s)) {
       Run run;
-      run.gpu_index = ctx_.model->pretrain_run_gpus.draw(rng_);
+      run.gpu_index = ctx_.model->pretrain_run_gpus.pick(run_gpus_.next());
       run.model_params = model_params_for_gpus(pretrain_->gpus[run.gpu_index], *pretrain_);
       run.user = ctx_.users->draw(rng_);
       runs_.push_back(run);
@@ -65,15 +67,14 @@ GeneratedJob PretrainStream::pop() {
 
 GeneratedJob PretrainStream::run_attempt(const Attempt& attempt) {
   Run& run = runs_[attempt.run];
-  std::uint32_t gpus = pretrain_->gpus[run.gpu_index];
-  double duration_s = draw_duration(*pretrain_, run.gpu_index, rng_);
-  StateDraw end = draw_gpu_state(ctx_.model->state, gpus, duration_s, ctx_.options->script_failure_share, rng_);
-  if (end.state != model::JobState::COMPLETED && attempt.number < UINT16_MAX) {
+  TypeDraws::GpuJob drawn = draws_.draw_job_with(run.gpu_index);
+  GeneratedJob job = draw_gpu_job(ctx_, draws_, drawn, attempt.submit_s, run.user, rng_);
+  double duration_s = drawn.duration_s;
+  if (job.spec.final_state != model::JobState::COMPLETED && attempt.number < UINT16_MAX) {
     double next_s = std::floor(attempt.submit_s + duration_s + ctx_.options->resubmit_delay_s);
     attempts_.push(Attempt{next_s, attempt.run, static_cast<std::uint16_t>(attempt.number + 1)});
   }
   running_.push_back(Running{attempt.run, attempt.submit_s + duration_s});
-  GeneratedJob job{make_job(*ctx_.plan, model::JobType::PRETRAIN, gpus, attempt.submit_s, duration_s, end, run.user)};
   if (attempt.submit_s >= ctx_.start_s) {
     job.spec.run = model::RunId{id_of(run)};
   }

@@ -56,6 +56,8 @@ private:
   StreamContext ctx_;
   model::Rng rng_;
   const TypeModel* pretrain_;
+  TypeDraws draws_;
+  QuasiUniform run_gpus_;
   ArrivalProcess arrivals_;
   double next_run_s_ = NO_MORE_JOBS;
   std::vector<Run> runs_;

@@ -4,6 +4,7 @@
 #include "acme/model/units.hpp"
 #include "acme/workloads/synthetic/cluster_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace acme::workloads::synthetic {

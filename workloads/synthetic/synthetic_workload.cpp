@@ -1,5 +1,6 @@
 #include "acme/workloads/synthetic/synthetic_workload.hpp"
 
+#include "acme/workloads/eval/eval_batch_tags.hpp"
 #include "acme/workloads/merged_source.hpp"
 #include "acme/workloads/synthetic/cluster_generator.hpp"
 
@@ -10,11 +11,13 @@ std::unique_ptr<WorkloadSource> make_synthetic_workload(const SyntheticOptions& 
   std::vector<MergedSource::Part> parts;
   for (const auto& plan : options.clusters) {
     auto generator = std::make_shared<ClusterGenerator>(load_cluster_model(params, plan.preset), plan, options, users);
-    parts.push_back(MergedSource::Part{[generator]() -> std::optional<model::JobSpec> {
+    auto tags = std::make_shared<eval::EvalBatchTags>(plan.id); // evaluation batches become requests
+    parts.push_back(MergedSource::Part{[generator, tags]() -> std::optional<model::JobSpec> {
                                          auto job = generator->next();
                                          if (!job) {
                                            return std::nullopt;
                                          }
+                                         tags->tag(job->spec, job->evaluates_run, job->checkpoint);
                                          return std::move(job->spec);
                                        },
                                        {}});

@@ -82,7 +82,7 @@ TEST_CASE("config::calibration: no section gives the embedded spec, equal to the
   CHECK(defaults == acme::config::default_calibration());
 }
 
-TEST_CASE("config::calibration: another file gives its own values; relative paths use the config folder",
+TEST_CASE("config::calibration: another file gives its own values, relative paths start at the config folder",
           "[config][calibration]") {
   Calibration spec = acme::config::default_calibration();
   Calibration half = load_path("test/half-pcie.yaml", acme::test::source_path("configs/calibration"));
@@ -139,8 +139,7 @@ TEST_CASE("config::calibration: bad values give located errors", "[config][calib
   SECTION("a negative fraction is rejected, zero is fine") {
     REQUIRE_THROWS_WITH(load_text(spec_with("async_stall_fraction: 0.0123", "async_stall_fraction: -0.1")),
                         Catch::Contains("checkpoint.async_stall_fraction: expected a number >= 0"));
-    CHECK(load_text(spec_with("async_stall_fraction: 0.0123", "async_stall_fraction: 0")).async_stall_fraction ==
-          0.0);
+    CHECK(load_text(spec_with("async_stall_fraction: 0.0123", "async_stall_fraction: 0")).async_stall_fraction == 0.0);
   }
   SECTION("an unknown key is named with a suggestion") {
     std::string text = spec_with("  restore_bw_GBps:", "  restore_bw_GBs: 3\n  restore_bw_GBps:");
@@ -198,7 +197,8 @@ TEST_CASE("config::calibration: bad sections of a run config", "[config][calibra
     auto root = load_yaml_text("calibration: {path: test/negative-read-bw.yaml}", "run.yaml");
     int line = line_of(read_text("configs/calibration/test/negative-read-bw.yaml"), "storage_read_bw_GBps");
     REQUIRE_THROWS_WITH(load_calibration(root["calibration"], acme::test::source_path("configs/calibration")),
-                        Catch::StartsWith(file + ":" + std::to_string(line) + ":25: checkpoint.storage_read_bw_GBps: "
+                        Catch::StartsWith(file + ":" + std::to_string(line) +
+                                          ":25: checkpoint.storage_read_bw_GBps: "
                                           "expected a positive number (GB/s), got -12.5"));
   }
 }

@@ -41,7 +41,8 @@ model::Placement start(model::ClusterView& view, policies::PlacementPolicy& poli
 }
 } // namespace
 
-TEST_CASE("policies::placement: a fractional job prefers an already shared GPU, best fit", "[policies][placement][share]") {
+TEST_CASE("policies::placement: a fractional job prefers an already shared GPU, best fit",
+          "[policies][placement][share]") {
   model::ClusterView view(shape(2, 8));
   policies::PackPlacement pack;
   auto first = start(view, pack, fraction(1, 500));
@@ -71,7 +72,8 @@ TEST_CASE("policies::placement: a fractional job prefers an already shared GPU, 
   }
 }
 
-TEST_CASE("policies::placement: promises within one round never over-fill a shared GPU", "[policies][placement][share]") {
+TEST_CASE("policies::placement: promises within one round never over-fill a shared GPU",
+          "[policies][placement][share]") {
   model::ClusterView view(shape(1, 2));
   policies::PackPlacement pack;
   policies::FreeResources free;

@@ -173,11 +173,14 @@ void Driver::play_instant(double t_s) {
       it = release_at_.erase(it);
     }
     for (auto it = end_at_.begin(); it != end_at_.end();) {
-      if (it->second > t_s || release_at_.count(it->first) > 0) {
+      if (it->second > t_s) {
         ++it;
         continue;
       }
       model::JobId id = it->first;
+      if (release_at_.erase(id) > 0) {
+        --records_[id].preemptions; // its service ended while it was being preempted: the preemption is moot
+      }
       view_.stop_job(id);
       view_.remove_job(id);
       records_[id].end_s = t_s;

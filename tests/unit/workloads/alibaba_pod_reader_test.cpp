@@ -1,12 +1,13 @@
 #include "acme/config/config.hpp"
 #include "acme/workloads/replay/alibaba_pod_reader.hpp"
 #include "acme/workloads/workload_source.hpp"
-#include "test_paths.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <fstream>
+
+#include "test_paths.hpp"
 
 using namespace acme;
 using Catch::Contains;
@@ -60,11 +61,10 @@ TEST_CASE("workloads::alibaba_pod_reader: reads the openb pod list", "[workloads
 }
 
 TEST_CASE("workloads::alibaba_pod_reader: maps phases, CPU pods and whole GPUs", "[workloads][alibaba]") {
-  std::string path = write_temp("map.csv", std::string(HEADER) +
-                                               "p0,2500,1,0,0,,BE,Succeeded,10,30,12\n"
-                                               "p1,1000,1,8,1000,,LS,Failed,11,100,20\n"
-                                               "p2,1000,1,1,250,,LS,Pending,12,50,\n"
-                                               "p3,0,1,1,1000,,Burstable,Running,13,13,13\n");
+  std::string path = write_temp("map.csv", std::string(HEADER) + "p0,2500,1,0,0,,BE,Succeeded,10,30,12\n"
+                                                                 "p1,1000,1,8,1000,,LS,Failed,11,100,20\n"
+                                                                 "p2,1000,1,1,250,,LS,Pending,12,50,\n"
+                                                                 "p3,0,1,1,1000,,Burstable,Running,13,13,13\n");
   model::NameTable users;
   auto reader = open(path, users);
   auto p0 = reader.next();
@@ -117,7 +117,8 @@ TEST_CASE("workloads::alibaba_pod_reader: malformed rows are located or skipped"
 
 TEST_CASE("config::nodes_from: a node list gives heterogeneous GPU nodes", "[config][alibaba]") {
   SECTION("the openb node list: 1,523 nodes, 6,212 GPUs, 0 to 8 per node") {
-    std::string yaml = "clusters:\n  - name: openb\n    nodes_from: ../../data/traces/alibaba_openb_node_list_all_node.csv\n";
+    std::string yaml =
+        "clusters:\n  - name: openb\n    nodes_from: ../../data/traces/alibaba_openb_node_list_all_node.csv\n";
     config::Config cfg = config::load_config_text(yaml, test::source_path("configs/examples/x.yaml"), "");
     const auto& c = cfg.clusters[0];
     REQUIRE(c.nodes == 1523);
@@ -128,8 +129,8 @@ TEST_CASE("config::nodes_from: a node list gives heterogeneous GPU nodes", "[con
   }
   auto load = [](const std::string& list, const std::string& extra = "") {
     std::string file = write_temp("nodes.csv", list);
-    std::string config = write_temp("nodes.yaml", "clusters:\n  - name: c\n    nodes_from: acme-test-alibaba-nodes.csv\n" +
-                                                      extra);
+    std::string config =
+        write_temp("nodes.yaml", "clusters:\n  - name: c\n    nodes_from: acme-test-alibaba-nodes.csv\n" + extra);
     return config::load_config(config);
   };
   SECTION("identical nodes stay a uniform cluster") {
@@ -155,8 +156,8 @@ TEST_CASE("config::nodes_from: a node list gives heterogeneous GPU nodes", "[con
 
 TEST_CASE("workloads::make_workload: format alibaba reads through the factory", "[workloads][alibaba]") {
   std::string trace = write_temp("factory.csv", std::string(HEADER) + "p,1,1,1,500,,LS,Running,7200,7300,7210\n");
-  std::string yaml = "clusters:\n  - name: a\n    nodes: 1\nworkload: {kind: trace, format: alibaba, path: " + trace +
-                     "}\n";
+  std::string yaml =
+      "clusters:\n  - name: a\n    nodes: 1\nworkload: {kind: trace, format: alibaba, path: " + trace + "}\n";
   config::Config cfg = config::load_config_text(yaml, "alibaba.yaml", "");
   model::NameTable users;
   auto source = workloads::make_workload({&cfg, &users});

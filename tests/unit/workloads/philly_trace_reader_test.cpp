@@ -1,12 +1,13 @@
 #include "acme/config/config.hpp"
 #include "acme/workloads/replay/philly_trace_reader.hpp"
 #include "acme/workloads/workload_source.hpp"
-#include "test_paths.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <fstream>
+
+#include "test_paths.hpp"
 
 using namespace acme;
 using Catch::Contains;
@@ -24,8 +25,8 @@ constexpr double HOUR_S = 3600.0;
 TEST_CASE("workloads::philly_trace_reader: sorts the Pollux table by submit time", "[workloads][philly]") {
   // data/traces/philly_jobs_pollux.csv (data/README.md): 82,247 jobs, unsorted, 2017-09-04 .. 2017-12-22.
   model::NameTable users;
-  workloads::PhillyTraceReader reader(test::source_path("data/traces/philly_jobs_pollux.csv"), model::ClusterId{0},
-                                      0.0, users, workloads::BadRowPolicy::ERROR);
+  workloads::PhillyTraceReader reader(test::source_path("data/traces/philly_jobs_pollux.csv"), model::ClusterId{0}, 0.0,
+                                      users, workloads::BadRowPolicy::ERROR);
   REQUIRE(reader.jobs() == 82247);
   auto first = reader.next();
   REQUIRE(first->submit_time_s == 1504521041.0); // 2017-09-04 10:30:41 UTC, the earliest row
@@ -42,11 +43,11 @@ TEST_CASE("workloads::philly_trace_reader: sorts the Pollux table by submit time
   REQUIRE(users.size() == 15);   // virtual clusters
 }
 
-TEST_CASE("workloads::philly_trace_reader: maps rows, keeps file order on ties, applies the offset", "[workloads][philly]") {
-  std::string path = write_temp("map.csv", std::string(HEADER) +
-                                               "2017-10-09 07:01:55,66.0,1,66.0,vc1\n"
-                                               "2017-10-09 06:00:00,10.5,8,84.0,vc2\n"
-                                               "2017-10-09 07:01:55,5.0,2,10.0,vc1\n");
+TEST_CASE("workloads::philly_trace_reader: maps rows, keeps file order on ties, applies the offset",
+          "[workloads][philly]") {
+  std::string path = write_temp("map.csv", std::string(HEADER) + "2017-10-09 07:01:55,66.0,1,66.0,vc1\n"
+                                                                 "2017-10-09 06:00:00,10.5,8,84.0,vc2\n"
+                                                                 "2017-10-09 07:01:55,5.0,2,10.0,vc1\n");
   model::NameTable users;
   workloads::PhillyTraceReader reader(path, model::ClusterId{3}, 8 * HOUR_S, users, workloads::BadRowPolicy::ERROR);
   auto a = reader.next();
@@ -78,8 +79,9 @@ TEST_CASE("workloads::philly_trace_reader: malformed rows are located or skipped
   };
   SECTION("error by default, at the first bad row") {
     REQUIRE_THROWS_WITH(open(workloads::BadRowPolicy::ERROR),
-                        Contains(path + ":3: column \"timestamp\": expected a date-time such as \"2017-10-09 07:01:55\", "
-                                        "got \"2017-10-09\""));
+                        Contains(path +
+                                 ":3: column \"timestamp\": expected a date-time such as \"2017-10-09 07:01:55\", "
+                                 "got \"2017-10-09\""));
   }
   SECTION("each kind of bad row has its message") {
     std::vector<std::pair<std::string, std::string>> cases = {
@@ -90,9 +92,9 @@ TEST_CASE("workloads::philly_trace_reader: malformed rows are located or skipped
         {"2017-10-09 07:01:55,66.0,1", "expected 5 fields as in the header, got 3"}};
     for (const auto& [row, message] : cases) {
       std::string file = write_temp("one.csv", std::string(HEADER) + "2017-10-09 07:01:55,1,1,1,vc\n" + row + "\n");
-      REQUIRE_THROWS_WITH(workloads::PhillyTraceReader(file, model::ClusterId{0}, 0.0, users,
-                                                       workloads::BadRowPolicy::ERROR),
-                          Contains(file + ":3: " + message));
+      REQUIRE_THROWS_WITH(
+          workloads::PhillyTraceReader(file, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR),
+          Contains(file + ":3: " + message));
       std::remove(file.c_str());
     }
   }
@@ -107,17 +109,18 @@ TEST_CASE("workloads::philly_trace_reader: malformed rows are located or skipped
 TEST_CASE("workloads::philly_trace_reader: a missing column is named", "[workloads][philly][errors]") {
   std::string path = write_temp("nocol.csv", "timestamp,num_gpus\n2017-10-09 07:01:55,1\n");
   model::NameTable users;
-  REQUIRE_THROWS_WITH(workloads::PhillyTraceReader(path, model::ClusterId{0}, 0.0, users,
-                                                   workloads::BadRowPolicy::ERROR),
-                      Contains(path + ":1: missing column \"duration\""));
+  REQUIRE_THROWS_WITH(
+      workloads::PhillyTraceReader(path, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR),
+      Contains(path + ":1: missing column \"duration\""));
   std::remove(path.c_str());
 }
 
 TEST_CASE("workloads::make_workload: format philly reads through the factory", "[workloads][philly]") {
   std::string trace = write_temp("factory.csv", std::string(HEADER) + "2017-10-09 07:01:55,66.0,1,66.0,vc1\n"
-                                                                       "2017-10-09 06:01:55,6.0,4,24.0,vc2\n");
+                                                                      "2017-10-09 06:01:55,6.0,4,24.0,vc2\n");
   std::string yaml = "clusters:\n  - name: p\n    utc_offset: \"UTC\"\n    nodes: 1\n"
-                     "workload: {kind: trace, format: philly, path: " + trace + "}\n";
+                     "workload: {kind: trace, format: philly, path: " +
+                     trace + "}\n";
   config::Config cfg = config::load_config_text(yaml, "philly.yaml", "");
   model::NameTable users;
   auto source = workloads::make_workload({&cfg, &users});

@@ -1,11 +1,12 @@
 #include "acme/config/config.hpp"
 #include "acme/workloads/replay/swf_trace_reader.hpp"
-#include "test_paths.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <fstream>
+
+#include "test_paths.hpp"
 
 using namespace acme;
 using Catch::Contains;
@@ -53,13 +54,13 @@ TEST_CASE("workloads::swf_trace_reader: reads the ALCF Theta log with recorded w
 }
 
 TEST_CASE("workloads::swf_trace_reader: maps fields, unknowns and status codes", "[workloads][swf]") {
-  std::string path = write_temp("map.swf", std::string(HEADER) +
-                                               "; a comment\n"
-                                               "1 0 5 100 4 -1 -1 4 200 -1 1 7 -1 -1 -1 -1 -1 -1\n"
-                                               "\n"
-                                               "2   10\t-1 50 -1 -1 -1 8 -1 -1 5 7 -1 -1 -1 -1 -1 -1\n"
-                                               "3 20 0 0 1 -1 -1 1 -1 -1 -1 8 -1 -1 -1 -1 -1 -1\n"
-                                               "4 30 0 1 2 -1 -1 2 60 -1 4 8 -1 -1 -1 -1 -1 -1\n");
+  std::string path =
+      write_temp("map.swf", std::string(HEADER) + "; a comment\n"
+                                                  "1 0 5 100 4 -1 -1 4 200 -1 1 7 -1 -1 -1 -1 -1 -1\n"
+                                                  "\n"
+                                                  "2   10\t-1 50 -1 -1 -1 8 -1 -1 5 7 -1 -1 -1 -1 -1 -1\n"
+                                                  "3 20 0 0 1 -1 -1 1 -1 -1 -1 8 -1 -1 -1 -1 -1 -1\n"
+                                                  "4 30 0 1 2 -1 -1 2 60 -1 4 8 -1 -1 -1 -1 -1 -1\n");
   model::NameTable users;
   auto reader = open(path, users);
   REQUIRE(reader.unix_start_time_s() == 0.0);
@@ -81,16 +82,15 @@ TEST_CASE("workloads::swf_trace_reader: maps fields, unknowns and status codes",
 }
 
 TEST_CASE("workloads::swf_trace_reader: malformed rows are located or skipped", "[workloads][swf][errors]") {
-  std::string path = write_temp("bad.swf", std::string(HEADER) +
-                                               "1 0 0 100 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
-                                               "2 1 0 -1 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
-                                               "3 2 0 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1\n"
-                                               "4 3 0 10 0 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
-                                               "5 4 0 10 4 -1 -1 4 -1 -1 9 1 -1 -1 -1 -1 -1 -1\n"
-                                               "6 5 x 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
-                                               "7 6 0 10 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
-                                               "8 7 0 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -2\n"
-                                               "9 8 0 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+  std::string path = write_temp("bad.swf", std::string(HEADER) + "1 0 0 100 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                                                 "2 1 0 -1 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                                                 "3 2 0 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1\n"
+                                                                 "4 3 0 10 0 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                                                 "5 4 0 10 4 -1 -1 4 -1 -1 9 1 -1 -1 -1 -1 -1 -1\n"
+                                                                 "6 5 x 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                                                 "7 6 0 10 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+                                                                 "8 7 0 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -2\n"
+                                                                 "9 8 0 10 4 -1 -1 4 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
   model::NameTable users;
   SECTION("error by default, naming file:line and column") {
     auto reader = open(path, users);
@@ -101,11 +101,13 @@ TEST_CASE("workloads::swf_trace_reader: malformed rows are located or skipped", 
     auto reader = open(path, users, workloads::BadRowPolicy::ERROR);
     reader.next();
     std::vector<std::string> expected = {
-        ":6: column \"run_time\" (field 4)", ":7: expected 18 whitespace-separated SWF fields, got 15",
+        ":6: column \"run_time\" (field 4)",
+        ":7: expected 18 whitespace-separated SWF fields, got 15",
         ":8: column \"allocated_processors\" (field 5): expected a positive whole number",
         ":9: column \"status\" (field 11): expected 1 (completed)",
         ":10: column \"wait_time\" (field 3): expected a number >= 0 or -1 (unknown), got \"x\"",
-        ":11: column \"requested_processors\" (field 8)", ":12: column \"think_time\" (field 18)"};
+        ":11: column \"requested_processors\" (field 8)",
+        ":12: column \"think_time\" (field 18)"};
     for (const auto& message : expected) {
       REQUIRE_THROWS_WITH(reader.next(), Contains(message));
     }
@@ -134,15 +136,17 @@ TEST_CASE("workloads::swf_trace_reader: a bad UnixStartTime is a located header 
 namespace {
 config::Config load_hpc(const std::string& cluster_yaml, const std::string& swf_header) {
   write_temp("platform.swf", swf_header + "1 0 0 1 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1\n");
-  std::string config = write_temp("hpc.yaml", "clusters:\n  - name: hpc\n    kind: hpc\n" + cluster_yaml +
-                                                  "workload: {kind: trace, format: swf, path: acme-test-swf-platform.swf}\n");
+  std::string config =
+      write_temp("hpc.yaml", "clusters:\n  - name: hpc\n    kind: hpc\n" + cluster_yaml +
+                                 "workload: {kind: trace, format: swf, path: acme-test-swf-platform.swf}\n");
   return config::load_config(config);
 }
 } // namespace
 
 TEST_CASE("config::hpc cluster: nodes and processors per node from the SWF header or the config", "[config][swf]") {
   SECTION("the Theta header: 4,360 nodes of one processor") {
-    std::string yaml = "clusters:\n  - name: theta\n    kind: hpc\n    nodes_from: ../../data/traces/alcf_theta_2022.swf\n";
+    std::string yaml =
+        "clusters:\n  - name: theta\n    kind: hpc\n    nodes_from: ../../data/traces/alcf_theta_2022.swf\n";
     config::Config cfg = config::load_config_text(yaml, test::source_path("configs/examples/x.yaml"), "");
     REQUIRE(cfg.clusters[0].kind == config::ClusterKind::HPC);
     REQUIRE(cfg.clusters[0].nodes == 4360);
@@ -160,8 +164,8 @@ TEST_CASE("config::hpc cluster: nodes and processors per node from the SWF heade
     REQUIRE(cfg.clusters[0].gpus_per_node == 8);
   }
   SECTION("only MaxProcs: nodes of processors_per_node (default 1)") {
-    config::Config cfg = load_hpc("    nodes_from: acme-test-swf-platform.swf\n    processors_per_node: 16\n",
-                                  "; MaxProcs: 40\n");
+    config::Config cfg =
+        load_hpc("    nodes_from: acme-test-swf-platform.swf\n    processors_per_node: 16\n", "; MaxProcs: 40\n");
     REQUIRE(cfg.clusters[0].nodes == 3);
     REQUIRE(cfg.clusters[0].gpus_per_node == 16);
   }
@@ -171,8 +175,9 @@ TEST_CASE("config::hpc cluster: nodes and processors per node from the SWF heade
     REQUIRE(cfg.clusters[0].gpus_per_node == 1);
   }
   SECTION("errors are located") {
-    REQUIRE_THROWS_WITH(load_hpc("    nodes_from: acme-test-swf-platform.swf\n", "; MaxNodes: 3\n; MaxProcs: 40\n"),
-                        Contains("acme-test-swf-platform.swf:2: header MaxProcs (40) is not a multiple of MaxNodes (3)"));
+    REQUIRE_THROWS_WITH(
+        load_hpc("    nodes_from: acme-test-swf-platform.swf\n", "; MaxNodes: 3\n; MaxProcs: 40\n"),
+        Contains("acme-test-swf-platform.swf:2: header MaxProcs (40) is not a multiple of MaxNodes (3)"));
     REQUIRE_THROWS_WITH(load_hpc("    nodes_from: acme-test-swf-platform.swf\n", "; MaxNodes: many\n"),
                         Contains("acme-test-swf-platform.swf:1: header MaxNodes: expected a positive integer"));
     REQUIRE_THROWS_WITH(load_hpc("    nodes_from: acme-test-swf-platform.swf\n", "; Computer: x\n"),
@@ -180,8 +185,7 @@ TEST_CASE("config::hpc cluster: nodes and processors per node from the SWF heade
     REQUIRE_THROWS_WITH(load_hpc("    nodes: 4\n    gpus_per_node: 8\n", ""),
                         Contains("clusters[0].gpus_per_node: an hpc cluster counts processors"));
     REQUIRE_THROWS_WITH(load_hpc("    processors_per_node: 8\n", ""), Contains("clusters[0]: missing key \"nodes\""));
-    REQUIRE_THROWS_WITH(load_hpc("    nodes_from: missing.swf\n", ""),
-                        Contains("clusters[0].nodes_from: cannot open"));
+    REQUIRE_THROWS_WITH(load_hpc("    nodes_from: missing.swf\n", ""), Contains("clusters[0].nodes_from: cannot open"));
   }
 }
 

@@ -1,0 +1,23 @@
+#include "acme/policies/builtin.hpp"
+#include "acme/policies/eval/coupled_dispatch.hpp"
+#include "acme/policies/eval/trial_coordinator.hpp"
+
+namespace acme::policies {
+
+void register_builtin_eval_dispatch(Registry<EvalDispatch>& registry) {
+  registry.add("coupled",
+               "one GPU job per dataset trial doing all phases on its GPU: model load from remote storage "
+               "(contended node NIC), preprocessing, inference, metrics with the GPU idle",
+               CoupledParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return std::make_unique<CoupledDispatch>(CoupledParams::parse(params));
+               });
+  registry.add("decoupled",
+               "trial coordinator: one job per node pre-loads the model once into host memory, GPU lanes run "
+               "packed or split trials (round-robin over a queue sorted by known runtimes, long metrics first), "
+               "metrics run as CPU jobs",
+               TrialCoordinatorParams::docs(), [](const config::Node& params, const PolicyContext&) {
+                 return std::make_unique<TrialCoordinator>(TrialCoordinatorParams::parse(params));
+               });
+}
+
+} // namespace acme::policies

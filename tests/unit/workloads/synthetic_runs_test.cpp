@@ -1,0 +1,118 @@
+#include "synthetic_test_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <tuple>
+
+namespace syn = acme::workloads::synthetic;
+using acme::model::JobState;
+using acme::model::JobType;
+
+namespace {
+
+constexpr double DAY_S = 86400.0;
+
+struct Window {
+  double start_s;
+  double end_s;
+};
+
+const std::vector<syn::GeneratedJob>& twenty_days() {
+  static const std::vector<syn::GeneratedJob> jobs = acme::test::generate_cluster(
+      acme::test::synthetic_config("  kind: synthetic\n  preset: seren\n  days: 20\n  resubmit_delay: 10min\n"),
+      "seren");
+  return jobs;
+}
+
+} // namespace
+
+TEST_CASE("workloads::synthetic: evaluation jobs come in batches of about 60 per checkpoint of a running run",
+          "[workloads][synthetic]") {
+  // pretraining attempts emitted, by run: when they ran
+  std::map<std::uint64_t, std::vector<Window>> attempts;
+  double first_s = twenty_days().front().spec.submit_time_s;
+  for (const auto& j : twenty_days()) {
+    if (j.spec.type == JobType::PRETRAIN) {
+      attempts[acme::model::to_index(j.spec.run)].push_back({j.spec.submit_time_s, j.spec.submit_time_s + j.spec.duration_s});
+    }
+  }
+  std::map<std::tuple<double, std::uint64_t, std::uint32_t>, std::vector<const acme::model::JobSpec*>> batches;
+  std::size_t small = 0, evals = 0;
+  for (const auto& j : twenty_days()) {
+    if (j.spec.type != JobType::EVAL) {
+      continue;
+    }
+    ++evals;
+    small += j.spec.gpus <= 8 ? 1 : 0;
+    batches[{j.spec.submit_time_s, j.evaluates_run, j.checkpoint}].push_back(&j.spec);
+  }
+  REQUIRE(batches.size() > 100);
+  CHECK(static_cast<double>(evals) / static_cast<double>(batches.size()) == Approx(60.0).epsilon(0.1));
+  CHECK(static_cast<double>(small) / static_cast<double>(evals) > 0.95); // small GPU counts
+  std::size_t checked = 0, running = 0;
+  std::map<std::uint64_t, std::uint32_t> last_checkpoint;
+  for (const auto& [key, jobs] : batches) {
+    auto [t, run, checkpoint] = key;
+    REQUIRE(run != 0);
+    for (const auto* job : jobs) {
+      REQUIRE(job->model_params == jobs.front()->model_params); // one model checkpoint per batch
+      REQUIRE(job->user == jobs.front()->user);
+    }
+    CHECK(checkpoint == last_checkpoint[run] + 1); // a run's checkpoints are evaluated in order
+    last_checkpoint[run] = checkpoint;
+    if (t < first_s + 2 * DAY_S || attempts.count(run) == 0) {
+      continue; // the run may have started before the period (its attempt there is not emitted)
+    }
+    ++checked;
+    for (const auto& w : attempts[run]) {
+      running += (w.start_s <= t && t < w.end_s) ? 1 : 0;
+    }
+  }
+  CHECK(static_cast<double>(running) / static_cast<double>(checked) > 0.9);
+}
+
+TEST_CASE("workloads::synthetic: a pretraining run's attempts follow each other until one completes",
+          "[workloads][synthetic]") {
+  std::map<std::uint64_t, std::vector<const acme::model::JobSpec*>> runs;
+  double end_s = 0.0;
+  for (const auto& j : twenty_days()) {
+    end_s = std::max(end_s, j.spec.submit_time_s);
+    if (j.spec.type == JobType::PRETRAIN) {
+      REQUIRE(j.spec.run != acme::model::RunId{});
+      runs[acme::model::to_index(j.spec.run)].push_back(&j.spec);
+    } else {
+      REQUIRE(j.spec.run == acme::model::RunId{});
+    }
+  }
+  REQUIRE(runs.size() > 100);
+  // RunIds count from 1 in order of first use (a run evaluated before any of its attempts is emitted
+  // also takes one, so a few may be missing here)
+  REQUIRE(runs.begin()->first >= 1);
+  CHECK(static_cast<double>(runs.size()) > 0.9 * static_cast<double>(runs.rbegin()->first));
+  std::size_t several = 0;
+  for (const auto& [id, attempts] : runs) {
+    several += attempts.size() > 1 ? 1 : 0;
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+      const auto& a = *attempts[i];
+      CHECK(a.model_params >= 7e9);
+      CHECK(a.model_params <= 123e9);
+      if (i == 0) {
+        continue;
+      }
+      const auto& before = *attempts[i - 1];
+      REQUIRE(a.attempt == before.attempt + 1);
+      REQUIRE(before.final_state != JobState::COMPLETED);
+      REQUIRE(a.submit_time_s >= before.submit_time_s + before.duration_s + 600.0 - 1.0);
+      REQUIRE(a.gpus == before.gpus);
+      REQUIRE(a.model_params == before.model_params);
+      REQUIRE(a.user == before.user);
+    }
+    const auto& last = *attempts.back();
+    if (last.final_state != JobState::COMPLETED) {
+      // unfinished: its next attempt would be submitted after the period
+      CHECK(last.submit_time_s + last.duration_s + 600.0 >= end_s - DAY_S);
+    }
+  }
+  CHECK(several > 10);
+}

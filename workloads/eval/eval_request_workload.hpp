@@ -1,0 +1,30 @@
+#pragma once
+
+#include "acme/policies/eval/eval_dispatch.hpp"
+#include "acme/policies/registry.hpp"
+#include "acme/workloads/workload_source.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace acme::workloads::eval {
+
+/// Name of the user that submits evaluation requests of `kind: eval_request`.
+inline constexpr const char* EVAL_REQUEST_USER = "evaluator";
+
+/// What dispatch needs to know about cluster `id` of the config.
+policies::EvalClusterShape eval_cluster_shape(const config::Config& config, model::ClusterId id);
+/// The dispatch policy a config's `dispatch:` names (an unknown name fails with the accepted ones).
+std::unique_ptr<policies::EvalDispatch> make_eval_dispatch(const config::Config& config, const config::Node& node,
+                                                           const std::string& cluster);
+/// Registry of the built-in dispatch policies (policies/eval).
+const policies::Registry<policies::EvalDispatch>& eval_dispatch_registry();
+
+/// The `kind: eval_request` workload: one evaluation request (the paper's study: a 7B model on 63
+/// datasets on N nodes), dispatched by a policy into jobs that are all submitted at `at`.
+///   workload: {kind: eval_request, model_params: 7e9, datasets: all, nodes: 1, at: 0s,
+///              dispatch: {name: coupled | decoupled, ...}, catalogue: builtin, cluster: NAME, name: eval}
+std::unique_ptr<WorkloadSource> make_eval_request_workload(const WorkloadContext& context, const config::Node& section);
+
+} // namespace acme::workloads::eval
