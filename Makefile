@@ -33,7 +33,7 @@ test-asan: deps
 validate: deps
 	cmake --preset ci >/dev/null
 	cmake --build --preset ci
-	ctest --test-dir build/ci -L validate --output-on-failure
+	ctest --test-dir build/ci -L '^(validate|fidelity)$$' --output-on-failure
 
 # Throughput and memory figures (not a test).
 bench: release

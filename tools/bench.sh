@@ -1,0 +1,83 @@
+#!/bin/sh
+# acme-sim's benchmark (`make bench`): throughput and memory on this machine. It prints figures and
+# asserts nothing; targets (DESIGN.md) are printed beside them for the reader.
+#
+#   1. generating the 183-day synthetic Acme workload (~1.09M jobs) and writing it as AcmeTrace CSV
+#   2. replaying that ~1M-row trace with fifo (reading + simulating), with and without jobs.csv
+#   3. the same replay with easy_backfill (long queues after evaluation batches)
+#   4. the policies alone on a 1M-job stream over a Seren-shaped cluster (acme-policy-bench)
+#   5. the full 183-day synthetic run with failures, async 30-minute checkpoints and automatic recovery
+#
+# Environment: ACME_BUILD (default build/release), BENCH_DIR (default build/bench), BENCH_JOBS (jobs of the
+# policy micro-benchmark, default 1000000). Each simulator command runs on one core (single-threaded).
+set -eu
+cd "$(dirname "$0")/.."
+BUILD=${ACME_BUILD:-build/release}
+SIM=$BUILD/sim/cli/acme-sim
+POLICY_BENCH=$BUILD/tools/policy_bench/acme-policy-bench
+WORK=${BENCH_DIR:-build/bench}
+mkdir -p "$WORK"
+
+[ -x "$SIM" ] || { echo "bench: $SIM not found; build it first (make release)" >&2; exit 2; }
+
+# measure LABEL COMMAND...: runs COMMAND, prints wall/user seconds and peak RSS.
+measure() {
+  label=$1
+  shift
+  /usr/bin/time -f "%e %U %M" -o "$WORK/time.txt" "$@" >"$WORK/last.log" 2>&1 || {
+    echo "bench: '$label' failed:" >&2
+    tail -5 "$WORK/last.log" >&2
+    exit 1
+  }
+  read -r wall user rss <"$WORK/time.txt"
+  rate=""
+  if [ -n "${JOBS:-}" ]; then
+    rate=$(awk -v j="$JOBS" -v u="$user" 'BEGIN { printf "  %9.0f jobs/s", (u > 0 ? j / u : 0) }')
+  fi
+  printf '%-58s wall %7.2f s  user %7.2f s  peak RSS %5d MB%s\n' "$label" "$wall" "$user" $((rss / 1024)) "$rate"
+}
+
+# The replay config: configs/acme.yaml with its workload section replaced by the generated traces.
+replay_config() {
+  awk '/^workload:/ {skip = 1; next} skip && /^[^ #]/ {skip = 0} !skip' configs/acme.yaml
+  cat <<EOF
+workload:
+  kind: trace
+  format: acme
+  path: {seren: $PWD/$WORK/trace/trace_seren.csv, kalos: $PWD/$WORK/trace/trace_kalos.csv}
+EOF
+}
+
+echo "acme-sim benchmark ($(nproc) cores; $(uname -m); $SIM)"
+measure "generate 183-day Acme workload (gen, CSV written)" "$SIM" gen configs/acme.yaml -o "$WORK/trace"
+rows=$(cat "$WORK/trace/trace_seren.csv" "$WORK/trace/trace_kalos.csv" | wc -l)
+JOBS=$((rows - 2))
+echo "  $JOBS jobs generated (target: <= 5 s for ~1.09M jobs; the time above includes writing the CSV)"
+
+replay_config >"$WORK/replay.yaml"
+measure "replay the generated trace, fifo" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_fifo" --quiet
+measure "replay, fifo, no jobs.csv (read + simulate)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_nocsv" \
+  --set output.jobs_csv=false --quiet
+measure "replay, easy_backfill" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy" \
+  --set policies.scheduler.name=easy_backfill --quiet
+measure "replay, easy_backfill (oracle estimates)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy_oracle" \
+  --set policies.scheduler.name=easy_backfill --set policies.scheduler.estimator=oracle --quiet
+echo "  jobs/s = replayed jobs / user seconds (targets: >= 100,000 jobs/s with EASY; reading 1M rows <= 3 s)"
+JOBS=""
+
+measure "full 183-day synthetic run with failures + async ckpt + automatic recovery" "$SIM" run configs/acme.yaml \
+  -o "$WORK/full_faults" --set failures.enabled=true --set checkpoint.policy.name=fixed \
+  --set checkpoint.policy.interval=30min --set checkpoint.mode=async --set recovery.policy.name=automatic --quiet
+echo "  (target: <= 30 s on one core)"
+
+if [ -x "$POLICY_BENCH" ]; then
+  n=${BENCH_JOBS:-1000000}
+  echo "policies alone, $n jobs over a Seren-shaped cluster (acme-policy-bench):"
+  "$POLICY_BENCH" --jobs "$n" --scheduler fifo --scheduler easy_backfill \
+    --scheduler "{name: easy_backfill, estimator: oracle}" --scheduler sjf --scheduler priority \
+    --scheduler "{name: quota, quotas: {pretrain: 1600}}" --scheduler las \
+    --scheduler "{name: kube_quota, quotas: {pretrain: 1600, eval: 256}}"
+  # Conservative backfilling re-plans every examined job's reservation: far slower, so fewer jobs.
+  echo "conservative_backfill on $((n / 50)) jobs:"
+  "$POLICY_BENCH" --jobs $((n / 50)) --scheduler conservative_backfill
+fi
