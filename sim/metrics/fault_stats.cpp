@@ -1,6 +1,7 @@
 #include "acme/metrics/fault_stats.hpp"
 
 #include "acme/metrics/recorder.hpp"
+#include "acme/metrics/stats.hpp"
 
 #include <fmt/format.h>
 
@@ -28,14 +29,18 @@ void FaultStats::add(const JobRecord& r) {
     t.failures[i] += r.failures[i];
   }
   t.lost_gpu_s += r.lost_gpu_s;
+  t.rollback_gpu_s += r.lost_work_s * gpus;
   t.stall_gpu_s += r.stall_s * gpus;
   t.restore_gpu_s += r.restore_s * gpus;
   t.checkpoints += r.checkpoints;
   t.preemptions += r.preemptions;
   if (job.type == model::JobType::PRETRAIN && r.first_start_s != model::UNKNOWN_TIME_S) {
+    t.pretrain_lost_gpu_s += r.lost_gpu_s;
     t.pretrain_work_s += r.work_s;
     t.pretrain_wall_s += r.end_s - r.first_start_s;
     ++t.pretrain_jobs;
+  } else if (!job.is_cpu_job() && r.first_start_s != model::UNKNOWN_TIME_S) {
+    t.other_queue_s.push_back(r.first_start_s - job.submit_time_s);
   }
   if (job.run == model::RunId{}) {
     return;
@@ -78,12 +83,17 @@ std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const
     total += t.failures[i];
   }
   double ettr = t.pretrain_wall_s > 0.0 ? t.pretrain_work_s / t.pretrain_wall_s : 0.0;
+  std::vector<double> delays = t.other_queue_s; // summarise sorts
+  Distribution queue = summarise(delays);
   std::string out = fmt::format(
       R"("fault_tolerance": {{"failures": {}, "failures_by_category": {{{}}}, "gpu_hours_lost": {}, )"
-      R"("checkpoint_stall_gpu_hours": {}, "restore_gpu_hours": {}, "checkpoints": {}, "preemptions": {}, )"
-      R"("pretrain_jobs": {}, "pretrain_ettr": {}}})",
-      total, failures, number(t.lost_gpu_s / SECONDS_PER_HOUR), number(t.stall_gpu_s / SECONDS_PER_HOUR),
-      number(t.restore_gpu_s / SECONDS_PER_HOUR), t.checkpoints, t.preemptions, t.pretrain_jobs, number(ettr));
+      R"("rollback_gpu_hours": {}, "checkpoint_stall_gpu_hours": {}, "restore_gpu_hours": {}, "checkpoints": {}, )"
+      R"("preemptions": {}, "pretrain_jobs": {}, "pretrain_gpu_hours_lost": {}, "pretrain_ettr": {}, )"
+      R"("other_queue_s": {{"jobs": {}, "mean": {}, "p50": {}, "p90": {}, "p99": {}, "max": {}}}}})",
+      total, failures, number(t.lost_gpu_s / SECONDS_PER_HOUR), number(t.rollback_gpu_s / SECONDS_PER_HOUR),
+      number(t.stall_gpu_s / SECONDS_PER_HOUR), number(t.restore_gpu_s / SECONDS_PER_HOUR), t.checkpoints,
+      t.preemptions, t.pretrain_jobs, number(t.pretrain_lost_gpu_s / SECONDS_PER_HOUR), number(ettr), queue.count,
+      number(queue.mean), number(queue.p50), number(queue.p90), number(queue.p99), number(queue.max));
   double written = c < info.storage_bytes_written.size() ? info.storage_bytes_written[c] : 0.0;
   double read = c < info.storage_bytes_read.size() ? info.storage_bytes_read[c] : 0.0;
   double capacity = clusters_[c].storage_bw_Bps * info.end_time_s;

@@ -28,13 +28,16 @@ private:
   struct Totals {
     std::vector<std::uint64_t> failures;
     double lost_gpu_s = 0.0;
+    double rollback_gpu_s = 0.0; ///< recomputed work x GPUs: failure rollbacks (in lost_gpu_s) + unsaved preemptions
     double stall_gpu_s = 0.0;
     double restore_gpu_s = 0.0;
     std::uint64_t checkpoints = 0;
     std::uint64_t preemptions = 0;
+    double pretrain_lost_gpu_s = 0.0; ///< lost_gpu_s of pretraining jobs only
     double pretrain_work_s = 0.0;
     double pretrain_wall_s = 0.0;
     std::uint64_t pretrain_jobs = 0;
+    std::vector<double> other_queue_s; ///< queueing delays of GPU jobs other than pretraining
   };
   struct RunTotals {
     std::uint16_t cluster = 0;

@@ -25,6 +25,22 @@ double cdf_sorted(const std::vector<double>& sorted, double x) {
   return static_cast<double>(it - sorted.begin()) / static_cast<double>(sorted.size());
 }
 
+QueueShares queue_shares(const std::vector<double>& sorted_delays_s) {
+  constexpr double TOL = QueueShares::TIME_TOLERANCE_S;
+  constexpr double MINUTE_S = 60.0;
+  constexpr double HOUR_S = 3600.0;
+  QueueShares q;
+  double threshold_s = 1.0;
+  for (double& share : q.cdf) {
+    share = cdf_sorted(sorted_delays_s, threshold_s + TOL);
+    threshold_s *= 2.0;
+  }
+  q.within_1s = q.cdf[0];
+  q.within_60s = cdf_sorted(sorted_delays_s, MINUTE_S + TOL);
+  q.within_1h = cdf_sorted(sorted_delays_s, HOUR_S + TOL);
+  return q;
+}
+
 Distribution summarise(std::vector<double>& values) {
   Distribution d;
   d.count = values.size();

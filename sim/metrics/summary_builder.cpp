@@ -20,6 +20,18 @@ std::string distribution_json(std::vector<double>& values) {
                      number(d.p90), number(d.p99), number(d.max));
 }
 
+/// "queue_cdf" (keys: the thresholds 2^k in seconds) and "started_within" of sorted queueing delays.
+std::string queue_shares_json(const std::vector<double>& sorted_delays_s) {
+  QueueShares q = queue_shares(sorted_delays_s);
+  std::string cdf;
+  std::uint64_t threshold_s = 1;
+  for (std::size_t k = 0; k < q.cdf.size(); ++k, threshold_s *= 2) {
+    cdf += fmt::format(R"({}"{}": {})", k == 0 ? "" : ", ", threshold_s, number(q.cdf[k]));
+  }
+  return fmt::format(R"("queue_cdf": {{{}}}, "started_within": {{"1s": {}, "60s": {}, "1h": {}}})", cdf,
+                     number(q.within_1s), number(q.within_60s), number(q.within_1h));
+}
+
 std::string quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
@@ -65,7 +77,8 @@ std::string SummaryBuilder::render_class(ClassStats& s) const {
   }
   std::string out = fmt::format(R"({{"jobs": {}, "rejected": {}, "states": {{{}}}, "gpu_hours": {}, )", s.jobs,
                                 s.rejected, states, number(s.gpu_seconds / SECONDS_PER_HOUR));
-  out += R"("queue_s": )" + distribution_json(s.queue_s) + R"(, "jct_s": )" + distribution_json(s.jct_s);
+  out += R"("queue_s": )" + distribution_json(s.queue_s); // sorts queue_s
+  out += ", " + queue_shares_json(s.queue_s) + R"(, "jct_s": )" + distribution_json(s.jct_s);
   if (!s.recorded_queue_s.empty()) {
     out += R"(, "recorded_queue_s": )" + distribution_json(s.recorded_queue_s);
   }

@@ -42,7 +42,8 @@ void check_key(const config::Node& map, const std::string& key) {
   }
 }
 
-Axis parse_axis(const config::Node& map, const std::string& key) {
+/// One axis; a grid axis's values must differ (a zip axis's may repeat: its columns must differ).
+Axis parse_axis(const config::Node& map, const std::string& key, bool distinct) {
   check_key(map, key);
   config::Node list = map[key];
   if (!list.is_sequence() || list.size() == 0) {
@@ -52,7 +53,7 @@ Axis parse_axis(const config::Node& map, const std::string& key) {
   std::set<std::string> seen;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string text = value_text(list.at(i));
-    if (!seen.insert(text).second) {
+    if (distinct && !seen.insert(text).second) {
       list.at(i).fail("value \"" + text + "\" appears twice; expected distinct values");
     }
     axis.values.push_back(text);
@@ -60,17 +61,17 @@ Axis parse_axis(const config::Node& map, const std::string& key) {
   return axis;
 }
 
-std::vector<Axis> parse_axes(const config::Node& map) {
+std::vector<Axis> parse_axes(const config::Node& map, bool distinct) {
   map.expect_map();
   std::vector<Axis> axes;
   for (const auto& key : map.keys()) {
-    axes.push_back(parse_axis(map, key));
+    axes.push_back(parse_axis(map, key, distinct));
   }
   return axes;
 }
 
 ZipGroup parse_zip_group(const config::Node& map) {
-  ZipGroup group{parse_axes(map)};
+  ZipGroup group{parse_axes(map, false)};
   if (group.axes.empty()) {
     map.fail("expected at least one key with a list of values");
   }
@@ -79,6 +80,18 @@ ZipGroup parse_zip_group(const config::Node& map) {
       map[axis.key_path].fail("has " + std::to_string(axis.values.size()) + " values but " +
                               group.axes.front().key_path + " has " + std::to_string(group.axes.front().values.size()) +
                               "; expected lists of equal length (zip varies them together)");
+    }
+  }
+  std::set<std::vector<std::string>> columns;
+  for (std::size_t i = 0; i < group.axes.front().values.size(); ++i) {
+    std::vector<std::string> column;
+    for (const auto& axis : group.axes) {
+      column.push_back(axis.values[i]);
+    }
+    if (!columns.insert(column).second) {
+      map[group.axes.front().key_path].at(i).fail("entry " + std::to_string(i + 1) +
+                                                  " repeats an earlier entry in every list of its zip group; "
+                                                  "expected distinct combinations");
     }
   }
   return group;
@@ -207,7 +220,7 @@ Study parse_study(const config::Node& root, const std::string& display_name, con
   study.base_config = resolve_config(root["config"], base_dir);
   study.fixed = parse_fixed(root["set"]);
   if (root["grid"].is_defined()) {
-    study.grid = parse_axes(root["grid"]);
+    study.grid = parse_axes(root["grid"], true);
   }
   study.zips = parse_zips(root["zip"]);
   study.seeds = parse_seeds(root["seeds"], study.base_config);

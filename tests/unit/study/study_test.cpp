@@ -62,6 +62,10 @@ TEST_CASE("study::load: seeds as a list, as the config's seed, several zip group
                                CONFIG_DIR);
   REQUIRE(zips.zips.size() == 2);
   REQUIRE(zips.zips[1].axes.size() == 2);
+  // A zip list may repeat a value as long as the columns differ.
+  auto repeats = parse_study_text("config: tiny.yaml\nzip:\n  a: [sync, async, async]\n  b: [3h, 30min, 1h]\n",
+                                  "s.yaml", CONFIG_DIR);
+  REQUIRE(repeats.zips[0].axes[0].values == std::vector<std::string>{"sync", "async", "async"});
 }
 
 TEST_CASE("study::load: bad study files fail with file:line:col, key and what is expected", "[study][parse]") {
@@ -74,6 +78,9 @@ TEST_CASE("study::load: bad study files fail with file:line:col, key and what is
   REQUIRE_THAT(error_of("config: tiny.yaml\ngrid:\n  a: [1, 1]\n"), Catch::Contains("appears twice"));
   REQUIRE_THAT(error_of("config: tiny.yaml\nzip:\n  a: [1, 2]\n  b: [1]\n"),
                Catch::Contains("zip.b: has 1 values but a has 2") && Catch::Contains("equal length"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\nzip:\n  a: [1, 2, 1]\n  b: [x, y, x]\n"),
+               Catch::Contains("study.yaml:3:13") && Catch::Contains("zip.a[2]: entry 3 repeats an earlier entry") &&
+                   Catch::Contains("expected distinct combinations"));
   REQUIRE_THAT(error_of("config: tiny.yaml\nset: {a: 1}\ngrid: {a: [1, 2]}\n"),
                Catch::Contains("grid.a: is set in more than one place"));
   REQUIRE_THAT(error_of("config: tiny.yaml\nseeds: 0\n"), Catch::Contains("seeds: expected a positive number"));

@@ -1,0 +1,73 @@
+#include "acme/metrics/eval_stats.hpp"
+#include "acme/metrics/fault_stats.hpp"
+#include "acme/metrics/recorder.hpp"
+#include "acme/metrics/summary_builder.hpp"
+#include "acme/study/metrics_flatten.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace acme::metrics;
+using acme::model::JobSpec;
+using acme::model::JobType;
+
+namespace {
+
+JobSpec job(JobType type, double submit_s) {
+  JobSpec spec;
+  spec.type = type;
+  spec.gpus = 1;
+  spec.submit_time_s = submit_s;
+  spec.duration_s = 10.0;
+  return spec;
+}
+
+std::map<std::string, double> render_metrics(const std::vector<JobSpec>& jobs, const std::vector<double>& delays_s) {
+  std::vector<ClusterInfo> clusters{ClusterInfo{"seren", 0.0, 1, 8, 0.0}};
+  SummaryBuilder builder(clusters);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    JobRecord record;
+    record.spec = &jobs[i];
+    record.first_start_s = jobs[i].submit_time_s + delays_s[i];
+    record.end_s = record.first_start_s + jobs[i].duration_s;
+    builder.add(record);
+  }
+  RecorderOptions options;
+  RunInfo info;
+  info.end_time_s = 1e5;
+  FaultStats faults(clusters, {});
+  EvalStats evals(clusters.size());
+  std::map<std::string, double> out;
+  for (const auto& m :
+       acme::study::flatten_json_metrics(builder.render(options, info, faults, evals), "summary.json")) {
+    out[m.name] = m.value;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("metrics::summary_builder: queueing CDF and started-within shares per job type", "[metrics][summary]") {
+  // Submit times far from zero, so start - submit carries float rounding as in a 183-day run.
+  std::vector<JobSpec> jobs{job(JobType::EVAL, 1.5e7), job(JobType::EVAL, 1.5e7 + 0.1), job(JobType::EVAL, 1.5e7),
+                            job(JobType::EVAL, 1.5e7), job(JobType::SFT, 1.5e7)};
+  std::vector<double> delays_s{0.0, 60.0, 100.0, 7200.0, 1.0};
+  auto m = render_metrics(jobs, delays_s);
+  const std::string eval = "clusters.seren.by_type.Evaluation.";
+  REQUIRE(m.at(eval + "queue_cdf.1") == Approx(0.25));
+  REQUIRE(m.at(eval + "queue_cdf.64") == Approx(0.5));
+  REQUIRE(m.at(eval + "queue_cdf.128") == Approx(0.75));
+  REQUIRE(m.at(eval + "queue_cdf.4096") == Approx(0.75));
+  REQUIRE(m.at(eval + "queue_cdf.8192") == Approx(1.0));
+  REQUIRE(m.at(eval + "queue_cdf.32768") == Approx(1.0));
+  REQUIRE(m.at(eval + "started_within.1s") == Approx(0.25));
+  REQUIRE(m.at(eval + "started_within.60s") == Approx(0.5));
+  REQUIRE(m.at(eval + "started_within.1h") == Approx(0.75));
+  REQUIRE(m.at("clusters.seren.by_type.SFT.started_within.1s") == Approx(1.0));
+  REQUIRE(m.at("clusters.seren.by_type.all_gpu.started_within.1s") == Approx(0.4));
+  REQUIRE(m.at("clusters.seren.by_type.Debug.queue_cdf.1") == 0.0); // no jobs of the type
+  REQUIRE(m.count(eval + "queue_cdf.65536") == 0);                  // the grid stops at 2^15
+}
