@@ -2,13 +2,19 @@
 #include "acme/policies/builtin.hpp"
 
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 namespace acme::cli {
 namespace {
 
 template <class Policy>
-void print_family(const policies::Registry<Policy>& registry, const char* yaml_key) {
-  std::printf("%s policies (clusters[i].policies.%s.name):\n", registry.family().c_str(), yaml_key);
+void print_family(const policies::Registry<Policy>& registry, const char* yaml_path) {
+  std::string family = registry.family();
+  if (family.ends_with(" policy")) {
+    family.resize(family.size() - std::string_view(" policy").size());
+  }
+  std::printf("%s policies (%s):\n", family.c_str(), yaml_path);
   for (const auto& [name, entry] : registry.entries()) {
     std::printf("  %-22s %s\n", name.c_str(), entry.summary.c_str());
     for (const auto& p : entry.params) {
@@ -28,8 +34,11 @@ int cmd_list(std::vector<std::string> args) {
     }
   }
   auto registries = policies::make_builtin_registries();
-  print_family(registries.schedulers, "scheduler");
-  print_family(registries.placements, "placement");
+  print_family(registries.schedulers, "policies.scheduler.name, or clusters[i].policies.scheduler.name");
+  print_family(registries.placements, "policies.placement.name, or clusters[i].policies.placement.name");
+  print_family(registries.checkpoints, "checkpoint.policy.name");
+  print_family(registries.recoveries, "recovery.policy.name");
+  print_family(registries.eval_dispatches, "evaluation.dispatch.name, or workload.dispatch.name of an eval_request");
   return 0;
 }
 
