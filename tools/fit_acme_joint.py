@@ -13,6 +13,12 @@ FIT_SWEEPS = 100  # iterative scaling sweeps of the final fit (its residuals are
 SEARCH_SWEEPS = 30  # sweeps per trial of the search for the GPU time per job
 SEARCH_STEPS = 16  # golden-section steps of that search
 TOTAL_GT_RANGE = 2.0  # the search spans Table 2's GPU time per job divided and multiplied by this
+# The GPU time per job is the one closest to Table 2's (cluster_summary.csv: it sets the offered load)
+# whose GPU-time CDF over GPU count stays within this gap of cdf_job_gpunum_b_gputime_* (the
+# validation's KS tolerance is 0.05; the margin absorbs sampling). The paper's curves and Table 2
+# disagree for Seren: at Table 2's value the gap is 0.10, and it closes only near 1.42x Table 2.
+GAP_LIMIT = 0.04
+BISECT_STEPS = 14  # bisection steps between Table 2's value and the best-fitting one
 
 
 # ---------------------------------------------------------------------------------------------
@@ -149,10 +155,27 @@ def b_curve_gap(models, b_steps):
     return worst
 
 
+def closest_within_gap(gap, x_table2, x_best):
+    """exp(x) nearest x_table2 on the way to x_best whose gap is within GAP_LIMIT (x_best if none is)."""
+    if gap(x_table2) <= GAP_LIMIT:
+        return math.exp(x_table2)
+    if gap(x_best) > GAP_LIMIT:
+        return math.exp(x_best)
+    outside, inside = x_table2, x_best
+    for _ in range(BISECT_STEPS):
+        mid = (outside + inside) / 2
+        if gap(mid) <= GAP_LIMIT:
+            inside = mid
+        else:
+            outside = mid
+    return math.exp(inside)
+
+
 def fit_joint(models, type_gt_share, b_steps, table2_gt):
-    """Chooses the GPU time per GPU job (golden-section search in log space around Table 2's value) that
-    lets the type shares, the GPU-time CDF and the duration marginals agree best, fits the GPU time per
-    (type, GPU count) there, then the duration bins given the GPU count that realise it."""
+    """Chooses the GPU time per GPU job: the best agreement of the type shares, the GPU-time CDF and the
+    duration marginals (golden-section search in log space around Table 2's value), moved towards
+    Table 2's value as far as the GPU-time CDF stays within GAP_LIMIT; fits the GPU time per (type, GPU
+    count) there, then the duration bins given the GPU count that realise it."""
     lo, hi = math.log(table2_gt / TOTAL_GT_RANGE), math.log(table2_gt * TOTAL_GT_RANGE)
     ratio = (math.sqrt(5.0) - 1.0) / 2.0
     gap = lambda x: fit_gpu_time(models, type_gt_share, b_steps, math.exp(x), SEARCH_SWEEPS)
@@ -167,7 +190,7 @@ def fit_joint(models, type_gt_share, b_steps, table2_gt):
             lo, a, fa = a, b, fb
             b = lo + ratio * (hi - lo)
             fb = gap(b)
-    total_gt = math.exp((lo + hi) / 2)
+    total_gt = closest_within_gap(gap, math.log(table2_gt), (lo + hi) / 2)
     fit_gpu_time(models, type_gt_share, b_steps, total_gt, FIT_SWEEPS)
     for m in models.values():
         m.fit_conditionals(FIT_SWEEPS)
