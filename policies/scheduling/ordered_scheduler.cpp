@@ -7,7 +7,6 @@
 namespace acme::policies {
 namespace {
 constexpr std::uint32_t NO_LIMIT = std::numeric_limits<std::uint32_t>::max();
-constexpr double LAST = std::numeric_limits<double>::infinity();
 } // namespace
 
 OrderedScheduler::OrderedScheduler(OrderedSchedulerConfig config)
@@ -37,7 +36,9 @@ double OrderedScheduler::head_reservation_s(const model::ClusterView& view) cons
   return profile.shadow_s();
 }
 
-void OrderedScheduler::enqueue(const model::JobEntry& entry) { queue_.insert(order_->key(entry, now_s())); }
+void OrderedScheduler::enqueue(const model::JobEntry& entry) {
+  queue_.insert(order_->key(entry, now_s()), QueuedJob::of(entry.spec));
+}
 
 void OrderedScheduler::on_job_started(const RunningJob& job) {
   queue_.erase(job.id);
@@ -65,10 +66,8 @@ void OrderedScheduler::schedule_gpus(const model::ClusterView& cluster, const Ro
   }
   bool rekeyed = order_->refresh(now_s());
   if (rekeyed) {
-    queue_.rekey([&](model::JobId id) {
-      const model::JobEntry* entry = cluster.find_job(id);
-      return entry != nullptr ? order_->key(*entry, now_s()) : QueueKey{LAST, LAST, id};
-    });
+    // A job that left the view unnoticed keeps a key; passes drop it when they meet it.
+    queue_.rekey([&](const QueuedJob& job) { return order_->rekey(job, now_s()); });
   }
   bool claimant_started = serve_claimant(cluster, out);
   if (!rekeyed && !claimant_started && changes.arrivals_only() && arrivals_pass(cluster, changes, out)) {
@@ -88,7 +87,7 @@ void OrderedScheduler::full_pass(const model::ClusterView& cluster, std::vector<
     if (examined == config_.depth || (no_room() && !may_reclaim())) {
       return;
     }
-    auto next = std::next(it);
+    auto next = queue_.next(it);
     const model::JobEntry* entry = queued_entry(cluster, it->job);
     if (entry == nullptr) {
       queue_.erase(it);

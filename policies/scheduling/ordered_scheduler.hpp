@@ -7,6 +7,7 @@
 #include "acme/policies/scheduling/queue_scheduler.hpp"
 #include "acme/policies/scheduling/quota_book.hpp"
 #include "acme/policies/scheduling/shadow_profile.hpp"
+#include "acme/policies/scheduling/windowed_queue.hpp"
 
 #include <limits>
 #include <memory>
@@ -49,7 +50,7 @@ public:
   /// ShadowProfile::NEVER without a head.
   double head_reservation_s(const model::ClusterView& view) const;
   const QuotaBook* quota() const { return quota_ ? &*quota_ : nullptr; }
-  const OrderedQueue& queue() const { return queue_; }
+  const WindowedQueue& queue() const { return queue_; }
 
 protected:
   void enqueue(const model::JobEntry& entry) override;
@@ -72,7 +73,7 @@ private:
 
   OrderedSchedulerConfig config_;
   std::unique_ptr<QueueOrder> order_;
-  OrderedQueue queue_;
+  WindowedQueue queue_;
   std::optional<QuotaBook> quota_;
   ShadowProfile shadow_;
   std::optional<model::JobId> head_;

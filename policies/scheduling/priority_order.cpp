@@ -51,6 +51,7 @@ double PriorityOrder::usage_at(const Usage& usage, double now_s) const {
 }
 
 void PriorityOrder::change_running(Usage& usage, double now_s, double delta_gpus) {
+  fairshare_cache_.clear();
   usage.decayed_gpu_s = usage_at(usage, now_s);
   usage.at_s = now_s;
   usage.running_gpus = std::max(0.0, usage.running_gpus + delta_gpus);
@@ -68,9 +69,25 @@ double PriorityOrder::fairshare_factor(model::UserId user, double now_s) const {
 }
 
 double PriorityOrder::priority(const model::JobSpec& job, double now_s) const {
-  double age = std::clamp((now_s - job.submit_time_s) / params_.max_age_s, 0.0, 1.0);
-  return params_.type_weight * params_.type_factor[static_cast<std::size_t>(job.type)] + params_.age_weight * age +
-         params_.fairshare_weight * fairshare_factor(job.user, now_s);
+  return priority(job.type, job.submit_time_s, fairshare_factor(job.user, now_s), now_s);
+}
+
+double PriorityOrder::priority(model::JobType type, double submit_time_s, double fairshare, double now_s) const {
+  double age = std::clamp((now_s - submit_time_s) / params_.max_age_s, 0.0, 1.0);
+  return params_.type_weight * params_.type_factor[static_cast<std::size_t>(type)] + params_.age_weight * age +
+         params_.fairshare_weight * fairshare;
+}
+
+QueueKey PriorityOrder::rekey(const QueuedJob& job, double now_s) {
+  if (fairshare_at_s_ != now_s) {
+    fairshare_cache_.clear();
+    fairshare_at_s_ = now_s;
+  }
+  auto [it, fresh] = fairshare_cache_.try_emplace(job.user, 0.0);
+  if (fresh) {
+    it->second = fairshare_factor(job.user, now_s);
+  }
+  return {-priority(job.type, job.submit_time_s, it->second, now_s), job.submit_time_s, job.id};
 }
 
 QueueKey PriorityOrder::key(const model::JobEntry& entry, double now_s) const {

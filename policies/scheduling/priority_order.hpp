@@ -56,10 +56,13 @@ public:
 
   QueueKey key(const model::JobEntry& entry, double now_s) const override;
   bool refresh(double now_s) override;
+  QueueKey rekey(const QueuedJob& job, double now_s) override;
   void on_start(const RunningJob& job, double now_s) override;
   void on_stop(const RunningJob& job, double now_s) override;
 
   double priority(const model::JobSpec& job, double now_s) const;
+  /// priority() from a job's fields and its user's fair-share factor.
+  double priority(model::JobType type, double submit_time_s, double fairshare, double now_s) const;
   /// 2^(-usage share / fair share) of `user` in [0, 1]; 1 for a user without usage.
   double fairshare_factor(model::UserId user, double now_s) const;
 
@@ -72,6 +75,11 @@ private:
   };
   double usage_at(const Usage& usage, double now_s) const;
   void change_running(Usage& usage, double now_s, double delta_gpus);
+
+  /// fairshare_factor(user, fairshare_at_s_) per user, valid until the usage changes (a recalculation
+  /// computes each user's factor once).
+  std::unordered_map<model::UserId, double> fairshare_cache_;
+  double fairshare_at_s_ = -1.0;
 
   PriorityParams params_;
   std::unordered_map<model::UserId, Usage> users_;

@@ -8,6 +8,16 @@
 
 namespace acme::policies {
 
+/// What a dynamic order recomputes a queued job's key from (fixed while the job waits).
+struct QueuedJob {
+  model::JobId id{};
+  double submit_time_s = 0.0;
+  model::UserId user{};
+  model::JobType type = model::JobType::OTHER;
+
+  static QueuedJob of(const model::JobSpec& spec) { return {spec.id, spec.submit_time_s, spec.user, spec.type}; }
+};
+
 /// The order of a scheduler's GPU queue. Keys are computed when a job is queued; an order whose keys
 /// change with time (priorities with age and fair share) asks for a recomputation through refresh().
 class QueueOrder {
@@ -19,6 +29,12 @@ public:
   virtual bool refresh(double now_s) {
     (void)now_s;
     return false;
+  }
+  /// Key of a queued job at `now_s` when refresh() asked for a recomputation (same as key()); only an
+  /// order whose refresh() may return true overrides it.
+  virtual QueueKey rekey(const QueuedJob& job, double now_s) {
+    (void)now_s;
+    return {job.submit_time_s, 0.0, job.id};
   }
   virtual void on_start(const RunningJob& job, double now_s) { (void)job, (void)now_s; }
   virtual void on_stop(const RunningJob& job, double now_s) { (void)job, (void)now_s; }
