@@ -3,12 +3,29 @@
 #include "acme/policies/scheduling/node_tally.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
-#include <tuple>
 
 namespace acme::policies {
 namespace {
 constexpr double NEVER = std::numeric_limits<double>::infinity();
+
+/// A change of a node's use at one instant.
+struct Change {
+  double at_s = 0.0;
+  std::uint32_t gpus = 0;
+  bool operator<(const Change& other) const { return at_s < other.at_s; }
+};
+
+/// Sum of the changes at or before `t_s`, moving `next` over the sorted `changes`.
+std::uint32_t sum_until(const std::vector<Change>& changes, std::size_t& next, double t_s) {
+  std::uint32_t sum = 0;
+  while (next < changes.size() && changes[next].at_s <= t_s) {
+    sum += changes[next].gpus;
+    ++next;
+  }
+  return sum;
+}
 } // namespace
 
 void AvailabilityProfile::begin(const FreeResources& free, const RunningJobs& running, double now_s) {
@@ -21,46 +38,129 @@ void AvailabilityProfile::begin(const FreeResources& free, const RunningJobs& ru
   touched_.clear();
   reserved_.resize(free.view().shape().nodes);
   reservation_count_ = 0;
+  invalidate_all();
 }
 
 void AvailabilityProfile::advance(const FreeResources& free, double now_s) {
   free_ = &free;
   now_s_ = now_s;
+  invalidate_all();
 }
 
-std::uint32_t AvailabilityProfile::capacity(std::uint32_t n) const { return free_->view().gpus_of(model::NodeId{n}); }
+void AvailabilityProfile::invalidate_all() {
+  plans_.resize(reserved_.size());
+  for (auto& p : plans_) {
+    p.valid = false;
+  }
+  seen_running_ = running_->size();
+  seen_free_ = free_->free_gpus_total();
+}
 
-std::uint32_t AvailabilityProfile::running_use(std::uint32_t n, double t_s) const {
-  model::NodeId node{n};
-  std::uint32_t used_now = capacity(n) - free_->free_gpus(node);
+void AvailabilityProfile::sync() const {
+  if (running_->size() == seen_running_ && free_->free_gpus_total() == seen_free_) {
+    return;
+  }
+  seen_running_ = running_->size();
+  seen_free_ = free_->free_gpus_total();
+  for (std::uint32_t n = 0; n < plans_.size(); ++n) {
+    NodePlan& p = plans_[n];
+    if (p.valid && (p.free_key != free_->free_gpus(model::NodeId{n}) ||
+                    p.shares_key != running_->on_node(model::NodeId{n}).size())) {
+      p.valid = false;
+    }
+  }
+}
+
+std::uint32_t AvailabilityProfile::capacity(std::uint32_t n) const {
+  return free_->view().gpus_of(model::NodeId{n});
+}
+
+const AvailabilityProfile::NodePlan& AvailabilityProfile::plan(std::uint32_t n) const {
+  NodePlan& p = plans_[n];
+  if (!p.valid) {
+    p.free_key = free_->free_gpus(model::NodeId{n});
+    p.shares_key = running_->on_node(model::NodeId{n}).size();
+    build_plan(n, p);
+    p.valid = true;
+  }
+  return p;
+}
+
+void AvailabilityProfile::build_plan(std::uint32_t n, NodePlan& p) const {
+  p.by_start = reserved_[n];
+  std::sort(p.by_start.begin(), p.by_start.end(),
+            [](const Reservation& a, const Reservation& b) { return a.start_s < b.start_s; });
+  build_steps(n, p);
+}
+
+void AvailabilityProfile::build_steps(std::uint32_t n, NodePlan& p) const {
+  const std::uint32_t used_now = capacity(n) - p.free_key;
+  std::vector<Change> releases;
+  std::vector<Change> starts;
+  std::vector<Change> ends;
+  p.steps.assign(1, Step{now_s_, 0, true});
+  p.idle_from_s = now_s_;
+  std::uint32_t freed_total = 0;
+  for (const auto& share : running_->on_node(model::NodeId{n})) {
+    double end_s = running_->find(share.job)->est_end_s;
+    releases.push_back({end_s, share.gpus});
+    freed_total += share.gpus;
+    p.idle_from_s = std::max(p.idle_from_s, end_s);
+    p.steps.push_back({std::max(now_s_, end_s), 0, true});
+  }
+  p.stuck = used_now > freed_total ? used_now - freed_total : 0;
+  for (const auto& r : p.by_start) {
+    p.steps.push_back({std::max(now_s_, r.end_s), 0, true});
+    if (r.start_s >= r.end_s) {
+      continue; // never in use
+    }
+    starts.push_back({r.start_s, r.gpus});
+    ends.push_back({r.end_s, r.gpus});
+    if (r.start_s > now_s_) {
+      p.steps.push_back({r.start_s, 0, false});
+    }
+  }
+  std::sort(releases.begin(), releases.end());
+  std::sort(starts.begin(), starts.end());
+  std::sort(ends.begin(), ends.end());
+  std::sort(p.steps.begin(), p.steps.end(), [](const Step& a, const Step& b) { return a.at_s < b.at_s; });
+  std::size_t kept = 0;
+  std::size_t next_release = 0;
+  std::size_t next_start = 0;
+  std::size_t next_end = 0;
   std::uint32_t freed = 0;
-  for (const auto& share : running_->on_node(node)) {
-    if (running_->find(share.job)->est_end_s <= t_s) {
-      freed += share.gpus;
+  std::uint32_t reserved = 0;
+  for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    if (kept > 0 && p.steps[kept - 1].at_s == p.steps[i].at_s) {
+      p.steps[kept - 1].candidate = p.steps[kept - 1].candidate || p.steps[i].candidate;
+      continue;
     }
+    Step step = p.steps[i];
+    freed += sum_until(releases, next_release, step.at_s);
+    reserved += sum_until(starts, next_start, step.at_s);
+    reserved -= sum_until(ends, next_end, step.at_s);
+    step.use = (used_now > freed ? used_now - freed : 0) + reserved;
+    p.steps[kept++] = step;
   }
-  return used_now > freed ? used_now - freed : 0;
+  p.steps.resize(kept);
+  p.min_use =
+      std::min_element(p.steps.begin(), p.steps.end(), [](const Step& a, const Step& b) { return a.use < b.use; })->use;
 }
 
-std::uint32_t AvailabilityProfile::reserved_use(std::uint32_t n, double t_s) const {
-  std::uint32_t used = 0;
-  for (const auto& r : reserved_[n]) {
-    if (r.start_s <= t_s && t_s < r.end_s) {
-      used += r.gpus;
-    }
-  }
-  return used;
-}
-
-bool AvailabilityProfile::fits_window(std::uint32_t n, double start_s, double duration_s, std::uint32_t gpus) const {
+bool AvailabilityProfile::fits_from(std::uint32_t n, const NodePlan& p, std::size_t first, double duration_s,
+                                    std::uint32_t gpus) const {
+  // Use rises only where a reservation begins, and every such instant is a step: the window's peak
+  // is at one of its steps.
   const std::uint32_t cap = capacity(n);
-  auto room_at = [&](double t) { return running_use(n, t) + reserved_use(n, t) + gpus <= cap; };
-  if (gpus > cap || !room_at(start_s)) {
+  if (gpus > cap) {
     return false;
   }
-  // Running use only falls over time: the window's peak is at its start or where a reservation begins.
-  for (const auto& r : reserved_[n]) {
-    if (r.start_s > start_s && r.start_s < start_s + duration_s && !room_at(r.start_s)) {
+  const double end_s = p.steps[first].at_s + duration_s;
+  if (p.steps[first].use + gpus > cap) {
+    return false;
+  }
+  for (std::size_t i = first + 1; i < p.steps.size() && p.steps[i].at_s < end_s; ++i) {
+    if (p.steps[i].use + gpus > cap) {
       return false;
     }
   }
@@ -69,6 +169,7 @@ bool AvailabilityProfile::fits_window(std::uint32_t n, double start_s, double du
 
 std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest(const model::JobSpec& job,
                                                                        double duration_s) const {
+  sync();
   if (job.gpus <= free_->view().shape().gpus_per_node) {
     return earliest_on_one_node(job.gpus, duration_s);
   }
@@ -76,29 +177,28 @@ std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest(const mod
 }
 
 std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest_on_one_node(std::uint32_t gpus,
-                                                                                  double duration_s) const {
+                                                                                   double duration_s) const {
   const auto& view = free_->view();
   double best_s = NEVER;
   std::uint32_t best_node = 0;
-  std::vector<double> starts;
   for (std::uint32_t n = 0; n < view.shape().nodes && best_s > now_s_; ++n) {
-    if (!view.is_up(model::NodeId{n}) || running_use(n, NEVER) + gpus > capacity(n)) {
+    if (!view.is_up(model::NodeId{n})) {
       continue;
     }
-    starts.assign(1, now_s_);
-    for (const auto& share : running_->on_node(model::NodeId{n})) {
-      starts.push_back(std::max(now_s_, running_->find(share.job)->est_end_s));
+    const NodePlan& p = plan(n);
+    const std::uint32_t cap = capacity(n);
+    if (p.stuck + gpus > cap || p.min_use + gpus > cap) {
+      continue; // no start can fit
     }
-    for (const auto& r : reserved_[n]) {
-      starts.push_back(std::max(now_s_, r.end_s));
-    }
-    std::sort(starts.begin(), starts.end());
-    for (double s : starts) {
-      if (s >= best_s) {
+    for (std::size_t i = 0; i < p.steps.size(); ++i) {
+      if (!p.steps[i].candidate) {
+        continue;
+      }
+      if (p.steps[i].at_s >= best_s) {
         break;
       }
-      if (fits_window(n, s, duration_s, gpus)) {
-        best_s = s;
+      if (fits_from(n, p, i, duration_s, gpus)) {
+        best_s = p.steps[i].at_s;
         best_node = n;
         break;
       }
@@ -110,54 +210,45 @@ std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest_on_one_no
   return Slot{best_s, {model::NodeShare{model::NodeId{best_node}, gpus}}};
 }
 
-std::vector<std::pair<double, double>> AvailabilityProfile::idle_windows(std::uint32_t n, double duration_s) const {
-  if (running_use(n, NEVER) > 0 || capacity(n) == 0) {
-    return {}; // GPUs in use that no known job will give back
+void AvailabilityProfile::idle_windows(std::uint32_t n, double duration_s, std::vector<Window>& out) const {
+  const NodePlan& p = plan(n);
+  if (p.stuck > 0 || capacity(n) == 0) {
+    return; // GPUs in use that no known job will give back
   }
-  double idle_from = now_s_;
-  for (const auto& share : running_->on_node(model::NodeId{n})) {
-    idle_from = std::max(idle_from, running_->find(share.job)->est_end_s);
-  }
-  std::vector<Reservation> rs = reserved_[n];
-  std::sort(rs.begin(), rs.end(), [](const Reservation& a, const Reservation& b) { return a.start_s < b.start_s; });
-  std::vector<std::pair<double, double>> out;
-  double from = idle_from;
-  for (const auto& r : rs) {
+  double from = p.idle_from_s;
+  for (const auto& r : p.by_start) {
     if (r.end_s <= from) {
       continue;
     }
     if (r.start_s - duration_s >= from) {
-      out.emplace_back(from, r.start_s - duration_s);
+      out.push_back({from, r.start_s - duration_s, n});
     }
     from = std::max(from, r.end_s);
   }
-  out.emplace_back(from, NEVER);
-  return out;
+  out.push_back({from, NEVER, n});
 }
 
 std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest_on_idle_nodes(std::uint32_t gpus,
-                                                                                    double duration_s) const {
+                                                                                     double duration_s) const {
   const auto& view = free_->view();
-  std::vector<std::vector<std::pair<double, double>>> windows(view.shape().nodes);
+  windows_.clear();
   for (std::uint32_t n = 0; n < view.shape().nodes; ++n) {
     if (view.is_up(model::NodeId{n})) {
-      windows[n] = idle_windows(n, duration_s);
+      idle_windows(n, duration_s, windows_);
     }
   }
-  double start_s = earliest_cover(windows, gpus);
+  double start_s = earliest_cover(windows_, gpus);
   if (start_s == NEVER) {
     return std::nullopt;
   }
   std::vector<std::uint32_t> nodes;
-  for (std::uint32_t n = 0; n < view.shape().nodes; ++n) {
-    for (const auto& [from, to] : windows[n]) {
-      if (from <= start_s && start_s <= to) {
-        nodes.push_back(n);
-        break;
-      }
+  for (const auto& w : windows_) {
+    if (w.from_s <= start_s && start_s <= w.to_s && (nodes.empty() || nodes.back() != w.node)) {
+      nodes.push_back(w.node);
     }
   }
-  std::stable_sort(nodes.begin(), nodes.end(), [&](std::uint32_t a, std::uint32_t b) { return capacity(a) > capacity(b); });
+  std::stable_sort(nodes.begin(), nodes.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return capacity(a) > capacity(b); });
   Slot slot{start_s, {}};
   std::uint64_t held = 0;
   for (std::uint32_t n : nodes) {
@@ -170,22 +261,25 @@ std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest_on_idle_n
   return slot;
 }
 
-double AvailabilityProfile::earliest_cover(const std::vector<std::vector<std::pair<double, double>>>& windows,
-                                           std::uint32_t gpus) const {
-  enum Kind : int { OPENS = 0, CLOSES = 1 }; // at one instant, windows open before others close
-  std::vector<std::tuple<double, int, std::uint32_t>> events;
-  for (std::uint32_t n = 0; n < windows.size(); ++n) {
-    for (const auto& [from, to] : windows[n]) {
-      events.emplace_back(from, OPENS, n);
-      if (to != NEVER) {
-        events.emplace_back(to, CLOSES, n);
-      }
+double AvailabilityProfile::earliest_cover(const std::vector<Window>& windows, std::uint32_t gpus) const {
+  // (time, kind << 32 | node) sorts as (time, kind, node): at one instant, windows open before others close
+  constexpr std::uint64_t CLOSES = std::uint64_t{1} << 32;
+  constexpr std::uint64_t NODE_MASK = CLOSES - 1;
+  events_.clear();
+  for (const auto& w : windows) {
+    events_.emplace_back(w.from_s, w.node);
+    if (w.to_s != NEVER) {
+      events_.emplace_back(w.to_s, CLOSES | w.node);
     }
   }
-  std::sort(events.begin(), events.end());
+  // A min-heap yields the events in sorted order; the sweep usually stops long before the last one.
+  std::make_heap(events_.begin(), events_.end(), std::greater<>{});
   std::uint64_t open_gpus = 0;
-  for (const auto& [t, kind, n] : events) {
-    if (kind == CLOSES) {
+  for (auto last = events_.end(); last != events_.begin(); --last) {
+    std::pop_heap(events_.begin(), last, std::greater<>{});
+    const auto& [t, key] = *(last - 1);
+    auto n = static_cast<std::uint32_t>(key & NODE_MASK);
+    if ((key & CLOSES) != 0) {
       open_gpus -= capacity(n);
       continue;
     }
@@ -198,11 +292,12 @@ double AvailabilityProfile::earliest_cover(const std::vector<std::vector<std::pa
 }
 
 bool AvailabilityProfile::fits_now(const model::Placement& placement, double duration_s) const {
+  sync();
   for (const auto& share : placement) {
     std::uint32_t n = model::to_index(share.node);
     // A share of an already shared GPU takes no free GPU; one opening a GPU takes one.
     std::uint32_t gpus = share.milli > 0 ? std::min(planned_gpus(share), free_->free_gpus(share.node)) : share.gpus;
-    if (!fits_window(n, now_s_, duration_s, gpus)) {
+    if (!fits_from(n, plan(n), 0, duration_s, gpus)) {
       return false;
     }
   }
@@ -216,6 +311,7 @@ void AvailabilityProfile::reserve(const Slot& slot, double duration_s) {
       touched_.push_back(n);
     }
     reserved_[n].push_back({slot.start_s, slot.start_s + duration_s, planned_gpus(share)});
+    plans_[n].valid = false;
     ++reservation_count_;
   }
 }

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace acme::policies {
@@ -42,16 +43,46 @@ private:
     double end_s = 0.0;
     std::uint32_t gpus = 0;
   };
+  /// Total use of one node (running plus reserved GPUs) from now on: `use` holds on [at_s, next at_s).
+  struct Step {
+    double at_s = 0.0;
+    std::uint32_t use = 0;
+    bool candidate = false; ///< now, or where a running job or a reservation ends (a start worth trying)
+  };
+  /// What the queries need of one node, derived from the round's free GPUs, the running jobs and the
+  /// reservations; rebuilt when any of them changes on the node.
+  struct NodePlan {
+    bool valid = false;
+    std::uint32_t free_key = 0; ///< free GPUs when built (a start during the pass changes it)
+    std::size_t shares_key = 0; ///< running shares when built (a start during the pass adds one)
+    std::uint32_t stuck = 0;    ///< GPUs in use that never come back (running_use at +inf)
+    std::uint32_t min_use = 0;  ///< least use over all steps
+    double idle_from_s = 0.0;   ///< when every known running job on the node has ended
+    std::vector<Step> steps;
+    std::vector<Reservation> by_start; ///< the reservations sorted by start
+  };
+  /// A feasible start interval [from_s, to_s] of a whole idle node.
+  struct Window {
+    double from_s = 0.0;
+    double to_s = 0.0;
+    std::uint32_t node = 0;
+  };
   std::uint32_t capacity(std::uint32_t n) const;
-  std::uint32_t running_use(std::uint32_t n, double t_s) const;
-  std::uint32_t reserved_use(std::uint32_t n, double t_s) const;
-  bool fits_window(std::uint32_t n, double start_s, double duration_s, std::uint32_t gpus) const;
+  const NodePlan& plan(std::uint32_t n) const;
+  /// Drops the plans of nodes whose free GPUs or running jobs changed since they were built (jobs
+  /// started during the pass); checks every node only when the running jobs or free GPUs changed at all.
+  void sync() const;
+  void build_plan(std::uint32_t n, NodePlan& p) const;
+  void build_steps(std::uint32_t n, NodePlan& p) const;
+  /// Whether `gpus` fit on node `n` for `duration_s` from the step at index `first` on.
+  bool fits_from(std::uint32_t n, const NodePlan& p, std::size_t first, double duration_s, std::uint32_t gpus) const;
   std::optional<Slot> earliest_on_one_node(std::uint32_t gpus, double duration_s) const;
   std::optional<Slot> earliest_on_idle_nodes(std::uint32_t gpus, double duration_s) const;
   /// Earliest instant at which the nodes whose windows contain it hold `gpus` (a sweep over the windows).
-  double earliest_cover(const std::vector<std::vector<std::pair<double, double>>>& windows, std::uint32_t gpus) const;
-  /// Feasible start intervals [from, to] of a whole idle node for `duration_s`.
-  std::vector<std::pair<double, double>> idle_windows(std::uint32_t n, double duration_s) const;
+  double earliest_cover(const std::vector<Window>& windows, std::uint32_t gpus) const;
+  /// Appends the feasible start intervals of whole idle node `n` for `duration_s` to `out`.
+  void idle_windows(std::uint32_t n, double duration_s, std::vector<Window>& out) const;
+  void invalidate_all();
 
   const FreeResources* free_ = nullptr;
   const RunningJobs* running_ = nullptr;
@@ -59,6 +90,11 @@ private:
   std::vector<std::vector<Reservation>> reserved_;
   std::vector<std::uint32_t> touched_;
   std::size_t reservation_count_ = 0;
+  mutable std::vector<NodePlan> plans_;
+  mutable std::vector<Window> windows_;                          ///< scratch of earliest_on_idle_nodes
+  mutable std::vector<std::pair<double, std::uint64_t>> events_; ///< scratch of earliest_cover
+  mutable std::size_t seen_running_ = 0;                         ///< running jobs when the plans were last checked
+  mutable std::uint32_t seen_free_ = 0;                          ///< free GPUs when the plans were last checked
 };
 
 } // namespace acme::policies
