@@ -8,8 +8,9 @@
 #   4. the policies alone on a 1M-job stream over a Seren-shaped cluster (acme-policy-bench)
 #   5. the full 183-day synthetic run with failures, async 30-minute checkpoints and automatic recovery
 #
-# Environment: ACME_BUILD (default build/release), BENCH_DIR (default build/bench), BENCH_JOBS (jobs of the
-# policy micro-benchmark, default 1000000). Each simulator command runs on one core (single-threaded).
+# Environment: ACME_BUILD (default build/release), BENCH_DIR (default build/bench), BENCH_RUNS (runs per
+# measurement, median printed; default 3), BENCH_JOBS (jobs of the policy micro-benchmark, default
+# 1000000). Each simulator command runs on one core (single-threaded).
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${ACME_BUILD:-build/release}
@@ -20,21 +21,30 @@ mkdir -p "$WORK"
 
 [ -x "$SIM" ] || { echo "bench: $SIM not found; build it first (make release)" >&2; exit 2; }
 
-# measure LABEL COMMAND...: runs COMMAND, prints wall/user seconds and peak RSS.
+# measure LABEL COMMAND...: runs COMMAND BENCH_RUNS times (default 3) and prints the median wall and
+# user seconds (by user time) and the peak RSS; with JOBS set, also jobs per user second.
 measure() {
   label=$1
   shift
-  /usr/bin/time -f "%e %U %M" -o "$WORK/time.txt" "$@" >"$WORK/last.log" 2>&1 || {
-    echo "bench: '$label' failed:" >&2
-    tail -5 "$WORK/last.log" >&2
-    exit 1
-  }
-  read -r wall user rss <"$WORK/time.txt"
+  : >"$WORK/times.txt"
+  i=0
+  while [ "$i" -lt "${BENCH_RUNS:-3}" ]; do
+    /usr/bin/time -f "%e %U %M" -o "$WORK/time.txt" "$@" >"$WORK/last.log" 2>&1 || {
+      echo "bench: '$label' failed:" >&2
+      tail -5 "$WORK/last.log" >&2
+      exit 1
+    }
+    cat "$WORK/time.txt" >>"$WORK/times.txt"
+    i=$((i + 1))
+  done
+  read -r wall user rss <<EOF2
+$(sort -k2 -n "$WORK/times.txt" | awk '{ rows[NR] = $0 } END { print rows[int((NR + 1) / 2)] }')
+EOF2
   rate=""
   if [ -n "${JOBS:-}" ]; then
     rate=$(awk -v j="$JOBS" -v u="$user" 'BEGIN { printf "  %9.0f jobs/s", (u > 0 ? j / u : 0) }')
   fi
-  printf '%-58s wall %7.2f s  user %7.2f s  peak RSS %5d MB%s\n' "$label" "$wall" "$user" $((rss / 1024)) "$rate"
+  printf '%-62s wall %7.2f s  user %7.2f s  peak RSS %5d MB%s\n' "$label" "$wall" "$user" $((rss / 1024)) "$rate"
 }
 
 # The replay config: configs/acme.yaml with its workload section replaced by the generated traces.
@@ -65,7 +75,7 @@ measure "replay, easy_backfill (oracle estimates)" "$SIM" run "$WORK/replay.yaml
 echo "  jobs/s = replayed jobs / user seconds (targets: >= 100,000 jobs/s with EASY; reading 1M rows <= 3 s)"
 JOBS=""
 
-measure "full 183-day synthetic run with failures + async ckpt + automatic recovery" "$SIM" run configs/acme.yaml \
+measure "183-day run, failures + async checkpoints + auto recovery" "$SIM" run configs/acme.yaml \
   -o "$WORK/full_faults" --set failures.enabled=true --set checkpoint.policy.name=fixed \
   --set checkpoint.policy.interval=30min --set checkpoint.mode=async --set recovery.policy.name=automatic --quiet
 echo "  (target: <= 30 s on one core)"
