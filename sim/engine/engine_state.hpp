@@ -92,7 +92,9 @@ struct JobRuntime {
   bool checkpointing = false;    ///< the checkpoint model applies to this job
   bool needs_restore = false;    ///< the next launch starts by reading its checkpoint back
   double checkpoint_bytes = 0.0;
-  double checkpoint_cost_s = 0.0; ///< C: stall of the last checkpoint (estimate before the first)
+  double checkpoint_cost_s = 0.0; ///< C: stall of the last checkpoint (estimate before the first); async:
+                                  ///< snapshot stall plus the slowdown its background write caused
+  double snapshot_stall_s = 0.0;  ///< async: the last snapshot's stall
   double restart_cost_s = 0.0;    ///< R: the last restore (estimate before the first)
   TransferId transfer = 0;        ///< blocking transfer in flight (sync write, restore, save), 0 if none
   std::vector<std::pair<TransferId, double>> persists; ///< async persists in flight: (id, progress)

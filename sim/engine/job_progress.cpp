@@ -56,7 +56,8 @@ void Simulation::Impl::estimate_costs(JobRuntime& job) {
   double path_Bps = std::min(cluster.storage_bw_Bps, cluster.storage_nic_bw_Bps * std::max(1u, job.nodes));
   double shard = job.checkpoint_bytes / std::max(1.0, job.allocated_gpus);
   if (job.checkpoint_cost_s <= 0.0) {
-    job.checkpoint_cost_s = faults.checkpoint.async ? shard / costs.d2h_Bps : job.checkpoint_bytes / path_Bps;
+    double write_s = job.checkpoint_bytes / path_Bps;
+    job.checkpoint_cost_s = faults.checkpoint.async ? shard / costs.d2h_Bps + write_s * costs.async_slowdown : write_s;
   }
   if (job.restart_cost_s <= 0.0) {
     job.restart_cost_s = job.checkpoint_bytes / path_Bps + shard / costs.h2d_Bps;
@@ -168,7 +169,8 @@ void Simulation::Impl::on_stall_end(model::JobId id, JobRuntime& job) {
   switch (job.stage) {
   case JobStage::SNAPSHOTTING: {
     job.stall_s += stall;
-    job.checkpoint_cost_s = stall;
+    job.checkpoint_cost_s = stall; // completed by the slowdown of its persist when that ends
+    job.snapshot_stall_s = stall;
     ++job.checkpoints;
     TransferId t = start_transfer(id, job, IoDirection::WRITE);
     job.persists.emplace_back(t, job.progress_s);
@@ -242,6 +244,7 @@ void Simulation::Impl::on_persist_done(model::JobId id, JobRuntime& job, Transfe
   // Training ran slower while the background write shared the node (calibrated slowdown).
   double debt = duration_s * costs.async_slowdown;
   job.stall_s += debt;
+  job.checkpoint_cost_s = job.snapshot_stall_s + debt; // C of an async checkpoint, as the policies see it
   if (job.stage == JobStage::COMPUTING) {
     stop_progress(job);
     job.debt_s += debt;
