@@ -1,6 +1,7 @@
 // Validation of one `clusters[i]` entry. Defaults describe an Acme node (A100-SXM-80GB x 8); each
 // carries its source. Sources: "paper" = Hu et al., NSDI'24, as summarised in data/README.md.
 #include "acme/config/config.hpp"
+#include "acme/config/cluster_nodes.hpp"
 #include "acme/config/distribution_parse.hpp"
 
 #include "acme/model/units.hpp"
@@ -18,7 +19,6 @@
 namespace acme::config {
 namespace {
 
-constexpr std::uint32_t DEFAULT_GPUS_PER_NODE = 8;       // paper: 8 A100 per node
 constexpr std::uint32_t DEFAULT_CPU_CORES_PER_NODE = 128; // paper: 16 CPU cores per GPU
 // Assumption (not published): a quarter of each node's cores serve CPU-only jobs (the CPU pool).
 constexpr std::uint32_t DEFAULT_CPU_JOB_CORES_PER_NODE = 32;
@@ -32,10 +32,6 @@ constexpr std::uint32_t DEFAULT_NODES_PER_LEAF = 20;      // a 40-port HDR leaf:
 constexpr double DEFAULT_LINK_LATENCY_S = 1e-6;           // InfiniBand switch hop, order of 1 us
 constexpr double DEFAULT_STORAGE_GBPS = 100.0;            // data/README.md: not published, default 100 GB/s
 constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4;        // assumption: 100 us per storage request path
-// hpc clusters without a processors_per_node (config or SWF header MaxProcs / MaxNodes): every processor
-// is a node of its own, the processor-pool model of classic SWF replay (Feitelson's Parallel Workloads
-// Archive, "Standard Workload Format").
-constexpr std::uint32_t DEFAULT_PROCESSORS_PER_NODE = 1;
 
 const std::vector<std::string> CLUSTER_KEYS = {"name",    "kind", "utc_offset",  "nodes",  "nodes_from", "gpus_per_node",
                                                "processors_per_node", "cpu_cores_per_node", "cpu_job_cores_per_node",
@@ -62,250 +58,6 @@ ClusterKind parse_kind(const Node& node) {
 }
 
 /// `node`'s path made absolute against the folder of the config file it is written in.
-std::string resolve_beside_config(const Node& node) {
-  std::filesystem::path path(node.as_string());
-  const std::string& file = node.file();
-  if (path.is_absolute() || file.empty()) {
-    return path.string();
-  }
-  // Embedded configs ("<embedded ...>") resolve against the working directory, as Config::resolve_path does.
-  std::filesystem::path base = file.front() == '<' ? std::filesystem::current_path()
-                                                   : std::filesystem::path(file).parent_path();
-  return (base / path).lexically_normal().string();
-}
-
-/// A platform file read line by line (no end-of-line characters), with 1-based line numbers.
-struct TextLines {
-  std::ifstream in;
-  std::string path;
-  std::string line;
-  int line_no = 0;
-
-  TextLines(const Node& where, std::string file, const char* expected) : in(file), path(std::move(file)) {
-    if (!in) {
-      where.fail("cannot open \"" + path + "\": " + std::strerror(errno) + "; expected " + expected);
-    }
-  }
-  bool next() {
-    if (!std::getline(in, line)) {
-      return false;
-    }
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') {
-      line.pop_back();
-    }
-    return true;
-  }
-  [[noreturn]] void fail(const std::string& what) const { throw ConfigError(Location{path, line_no, 0}, "", what); }
-};
-
-std::vector<std::string_view> split_csv(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t comma = line.find(',', start);
-    fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (comma == std::string_view::npos) {
-      return fields;
-    }
-    start = comma + 1;
-  }
-}
-
-constexpr const char* NODE_LIST_SCHEMA = "sn,cpu_milli,memory_mib,gpu,model";
-
-/// Field count and the indices of `sn` and `gpu` in a node list's header row.
-struct NodeListColumns {
-  std::size_t count = 0;
-  std::size_t sn = 0;
-  std::size_t gpu = 0;
-};
-
-NodeListColumns read_node_list_header(TextLines& lines) {
-  if (!lines.next()) {
-    lines.fail(std::string("empty node list; expected a header row ") + NODE_LIST_SCHEMA);
-  }
-  std::vector<std::string_view> header = split_csv(lines.line);
-  auto sn = std::find(header.begin(), header.end(), "sn");
-  auto gpu = std::find(header.begin(), header.end(), "gpu");
-  if (sn == header.end() || gpu == header.end()) {
-    lines.fail(std::string("missing column \"") + (sn == header.end() ? "sn" : "gpu") +
-               "\"; expected a node list header such as " + NODE_LIST_SCHEMA);
-  }
-  return NodeListColumns{header.size(), static_cast<std::size_t>(sn - header.begin()),
-                         static_cast<std::size_t>(gpu - header.begin())};
-}
-
-/// GPUs of each node of a node list (Alibaba cluster-trace-gpu-v2023 `sn,cpu_milli,memory_mib,gpu,model`;
-/// columns matched by name, `sn` and `gpu` required). Bad rows fail with file:line and column.
-std::vector<std::uint32_t> read_node_list(const Node& where, const std::string& path) {
-  TextLines lines(where, path, "a node list such as sn,cpu_milli,memory_mib,gpu,model");
-  NodeListColumns columns = read_node_list_header(lines);
-  std::vector<std::uint32_t> gpus;
-  std::unordered_map<std::string, int> seen;
-  while (lines.next()) {
-    if (lines.line.empty()) {
-      continue;
-    }
-    std::vector<std::string_view> fields = split_csv(lines.line);
-    if (fields.size() != columns.count) {
-      lines.fail("expected " + std::to_string(columns.count) + " fields as in the header, got " +
-                 std::to_string(fields.size()));
-    }
-    std::string_view text = fields[columns.gpu];
-    std::uint32_t count = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
-    if (ec != std::errc() || end != text.data() + text.size()) {
-      lines.fail("column \"gpu\": expected a non-negative integer, got \"" + std::string(text) + "\"");
-    }
-    std::string name(fields[columns.sn]);
-    if (name.empty()) {
-      lines.fail("column \"sn\": expected a node name, got an empty field");
-    }
-    if (auto [it, inserted] = seen.emplace(name, lines.line_no); !inserted) {
-      lines.fail("column \"sn\": node \"" + name + "\" is listed twice (first on line " + std::to_string(it->second) +
-                 "); expected unique node names");
-    }
-    gpus.push_back(count);
-  }
-  if (gpus.empty()) {
-    lines.fail("no nodes; expected one row per node after the header");
-  }
-  return gpus;
-}
-
-/// The `; Key: value` lines of an SWF header (Parallel Workloads Archive, Standard Workload Format
-/// v2.2) that size a platform: MaxNodes and MaxProcs, with their line numbers.
-class SwfPlatformHeader {
-public:
-  SwfPlatformHeader(const Node& where, const std::string& path) : path_(path) {
-    TextLines lines(where, path, "an SWF log whose header gives MaxNodes and MaxProcs");
-    while (lines.next()) {
-      std::string_view text = trim(lines.line);
-      if (text.empty()) {
-        continue;
-      }
-      if (text.front() != ';') {
-        break; // the first job: the header is over
-      }
-      std::size_t colon = text.find(':');
-      std::string key(colon == std::string_view::npos ? std::string_view{} : trim(text.substr(1, colon - 1)));
-      if (key == "MaxNodes" || key == "MaxProcs") {
-        fields_[key] = {std::string(trim(text.substr(colon + 1))), lines.line_no};
-      }
-    }
-  }
-
-  /// The positive integer given for `key` (a trailing comment is allowed), nullopt when absent.
-  std::optional<std::uint32_t> count(const std::string& key) const {
-    auto it = fields_.find(key);
-    if (it == fields_.end()) {
-      return std::nullopt;
-    }
-    const std::string& text = it->second.first;
-    std::uint32_t value = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    bool tail_ok = end == text.data() + text.size() || *end == ' ' || *end == '\t';
-    if (ec != std::errc() || !tail_ok || value == 0) {
-      fail(key, "header " + key + ": expected a positive integer, got \"" + text + "\"");
-    }
-    return value;
-  }
-  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
-    throw ConfigError(Location{path_, fields_.at(key).second, 0}, "", what);
-  }
-
-private:
-  static std::string_view trim(std::string_view text) {
-    std::size_t b = text.find_first_not_of(" \t");
-    std::size_t e = text.find_last_not_of(" \t");
-    return b == std::string_view::npos ? std::string_view{} : text.substr(b, e - b + 1);
-  }
-
-  std::string path_;
-  std::unordered_map<std::string, std::pair<std::string, int>> fields_;
-};
-
-/// Processors per node of an hpc cluster without processors_per_node: MaxProcs / MaxNodes of the
-/// header when both are given (they must divide), else one.
-std::uint32_t header_processors_per_node(const SwfPlatformHeader& header) {
-  std::optional<std::uint32_t> nodes = header.count("MaxNodes");
-  std::optional<std::uint32_t> procs = header.count("MaxProcs");
-  if (!nodes || !procs) {
-    return DEFAULT_PROCESSORS_PER_NODE;
-  }
-  if (*procs % *nodes != 0) {
-    header.fail("MaxProcs", "header MaxProcs (" + std::to_string(*procs) + ") is not a multiple of MaxNodes (" +
-                                std::to_string(*nodes) + "); expected identical nodes, or set processors_per_node");
-  }
-  return *procs / *nodes;
-}
-
-/// kind: hpc. Nodes and processors per node from the config, else from the SWF header of nodes_from.
-void parse_hpc_nodes(const Node& node, ClusterConfig& c) {
-  if (Node gpn = node["gpus_per_node"]; gpn.is_defined()) {
-    gpn.fail("an hpc cluster counts processors; expected processors_per_node instead of gpus_per_node");
-  }
-  Node nodes = node["nodes"];
-  Node ppn = node["processors_per_node"];
-  Node from = node["nodes_from"];
-  if (!from.is_defined()) {
-    if (!nodes.is_defined()) {
-      node.fail("missing key \"nodes\"; expected the number of nodes, or nodes_from: an SWF log whose header "
-                "gives MaxNodes and MaxProcs");
-    }
-    c.nodes = nodes.as_count();
-    c.gpus_per_node = node.get_or("processors_per_node", DEFAULT_PROCESSORS_PER_NODE, &Node::as_count);
-    return;
-  }
-  c.nodes_from = resolve_beside_config(from);
-  SwfPlatformHeader header(from, c.nodes_from);
-  c.gpus_per_node = ppn.is_defined() ? ppn.as_count() : header_processors_per_node(header);
-  if (nodes.is_defined()) {
-    c.nodes = nodes.as_count();
-  } else if (auto max_nodes = header.count("MaxNodes")) {
-    c.nodes = *max_nodes;
-  } else if (auto max_procs = header.count("MaxProcs")) {
-    c.nodes = (*max_procs + c.gpus_per_node - 1) / c.gpus_per_node;
-  } else {
-    from.fail("the SWF header of \"" + c.nodes_from + "\" has neither MaxNodes nor MaxProcs; expected \"; MaxNodes: "
-              "N\" and \"; MaxProcs: P\" lines, or nodes: and processors_per_node: in the config");
-  }
-}
-
-/// kind: gpu. `nodes` x `gpus_per_node`, or every node of the node list nodes_from names.
-void parse_gpu_nodes(const Node& node, ClusterConfig& c) {
-  if (Node ppn = node["processors_per_node"]; ppn.is_defined()) {
-    ppn.fail("processors_per_node is for kind: hpc; expected gpus_per_node on a GPU cluster");
-  }
-  Node from = node["nodes_from"];
-  if (!from.is_defined()) {
-    Node nodes = node["nodes"];
-    if (!nodes.is_defined()) {
-      node.fail("missing key \"nodes\"; expected the number of nodes (or nodes_from: a node list)");
-    }
-    c.nodes = nodes.as_count();
-    c.gpus_per_node = node.get_or("gpus_per_node", DEFAULT_GPUS_PER_NODE, &Node::as_count);
-    return;
-  }
-  for (const char* key : {"nodes", "gpus_per_node"}) {
-    if (Node given = node[key]; given.is_defined()) {
-      given.fail("the nodes come from nodes_from; expected either nodes_from or nodes and gpus_per_node");
-    }
-  }
-  c.nodes_from = resolve_beside_config(from);
-  std::vector<std::uint32_t> gpus = read_node_list(from, c.nodes_from);
-  auto [least, most] = std::minmax_element(gpus.begin(), gpus.end());
-  if (*most == 0) {
-    from.fail("no node of \"" + c.nodes_from + "\" has a GPU; expected at least one GPU node");
-  }
-  c.nodes = static_cast<std::uint32_t>(gpus.size());
-  c.gpus_per_node = *most;
-  if (*least != *most) {
-    c.gpus_of_node = std::move(gpus);
-  }
-}
-
 GpuConfig parse_gpu(const Node& node) {
   GpuConfig gpu;
   gpu.memory_bytes = DEFAULT_GPU_MEMORY_GIB * model::GIB_BYTES;
