@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <unistd.h>
 
 namespace acme::cli {
@@ -130,10 +131,11 @@ int cmd_run(std::vector<std::string> argv) {
   recorder.finish(metrics::RunInfo{result.end_time_s, result.jobs_submitted, workload_ptr->skipped_rows(), wall,
                                    result.storage_bytes_written, result.storage_bytes_read});
   if (!o.quiet) {
-    std::printf("simulated %llu jobs (%llu rejected) over %.1f days in %.2f s (%.0f jobs/s); results in %s/\n",
+    std::string shown = o.out_dir.ends_with('/') ? o.out_dir : o.out_dir + "/";
+    std::printf("simulated %llu jobs (%llu rejected) over %.1f days in %.2f s (%.0f jobs/s); results in %s\n",
                 static_cast<unsigned long long>(result.jobs_submitted),
                 static_cast<unsigned long long>(result.jobs_rejected), result.end_time_s / 86400.0, wall,
-                wall > 0 ? static_cast<double>(result.jobs_submitted) / wall : 0.0, o.out_dir.c_str());
+                wall > 0 ? static_cast<double>(result.jobs_submitted) / wall : 0.0, shown.c_str());
   }
   return 0;
 }
