@@ -4,7 +4,8 @@
 #
 #   1. generating the 183-day synthetic Acme workload (~1.09M jobs) and writing it as AcmeTrace CSV
 #   2. replaying that ~1M-row trace with fifo (reading + simulating), with and without jobs.csv
-#   3. the same replay with easy_backfill (long queues after evaluation batches)
+#   3. the same replay with easy_backfill (long queues after evaluation batches) and with the Acme-like
+#      policies of configs/acme.yaml (priority + pretraining reservation + EASY; Kubernetes-like quotas)
 #   4. the policies alone on a 1M-job stream over a Seren-shaped cluster (acme-policy-bench)
 #   5. the full 183-day synthetic run with failures, async 30-minute checkpoints and automatic recovery
 #
@@ -65,13 +66,21 @@ JOBS=$((rows - 2))
 echo "  $JOBS jobs generated (target: <= 5 s for ~1.09M jobs; the time above includes writing the CSV)"
 
 replay_config >"$WORK/replay.yaml"
-measure "replay the generated trace, fifo" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_fifo" --quiet
+# Both clusters under one scheduler (configs/acme.yaml gives each its own).
+F0="clusters[0].policies.scheduler={name: fifo}"
+F1="clusters[1].policies.scheduler={name: fifo}"
+E0="clusters[0].policies.scheduler={name: easy_backfill}"
+E1="clusters[1].policies.scheduler={name: easy_backfill}"
+O0="clusters[0].policies.scheduler={name: easy_backfill, estimator: oracle}"
+O1="clusters[1].policies.scheduler={name: easy_backfill, estimator: oracle}"
+measure "replay the generated trace, fifo" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_fifo" \
+  --set "$F0" --set "$F1" --quiet
 measure "replay, fifo, no jobs.csv (read + simulate)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_nocsv" \
-  --set output.jobs_csv=false --quiet
-measure "replay, easy_backfill" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy" \
-  --set policies.scheduler.name=easy_backfill --quiet
+  --set "$F0" --set "$F1" --set output.jobs_csv=false --quiet
+measure "replay, easy_backfill" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy" --set "$E0" --set "$E1" --quiet
 measure "replay, easy_backfill (oracle estimates)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy_oracle" \
-  --set policies.scheduler.name=easy_backfill --set policies.scheduler.estimator=oracle --quiet
+  --set "$O0" --set "$O1" --quiet
+measure "replay, Acme-like policies (configs/acme.yaml)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_acme" --quiet
 echo "  jobs/s = replayed jobs / user seconds (targets: >= 100,000 jobs/s with EASY; reading 1M rows <= 3 s)"
 JOBS=""
 
