@@ -22,6 +22,7 @@
 #include <optional>
 #include <queue>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace acme::engine {
@@ -128,6 +129,8 @@ struct CheckpointCosts {
 };
 
 struct ClusterRuntime {
+  explicit ClusterRuntime(model::ClusterView v) : view(std::move(v)) {}
+
   model::ClusterView view;
   std::unique_ptr<policies::Scheduler> scheduler;
   std::vector<model::Event> pending;

@@ -48,8 +48,8 @@ Simulation::Impl::Impl(const config::Config& cfg, const policies::PolicyRegistri
     const auto& cc = cfg.clusters[c];
     model::ClusterId id{static_cast<std::uint16_t>(c)};
     policies::PolicyContext context{cfg.seed, cc.name};
-    ClusterRuntime runtime{model::ClusterView(shape_of(cc, id, graph.cluster(id))),
-                           registries.schedulers.create(cc.scheduler, context)};
+    ClusterRuntime runtime(model::ClusterView(shape_of(cc, id, graph.cluster(id))));
+    runtime.scheduler = registries.schedulers.create(cc.scheduler, context);
     runtime.scheduler->set_placement(registries.placements.create(cc.placement, context));
     runtime.jobs_on_node.resize(cc.nodes);
     runtime.down_reasons.assign(cc.nodes, 0);

@@ -36,7 +36,10 @@ TEST_CASE("engine::simulation: the tiny trace runs with invariants checked at ev
   so.check_invariants = true;
   engine::Simulation sim(cfg, registries, std::move(workload), recorder, so);
   engine::RunResult result = sim.run();
-  recorder.finish({result.end_time_s, result.jobs_submitted, 0, 0.0});
+  metrics::RunInfo info;
+  info.end_time_s = result.end_time_s;
+  info.jobs_submitted = result.jobs_submitted;
+  recorder.finish(info);
   REQUIRE(result.jobs_submitted == 12);
   REQUIRE(result.jobs_recorded == 12); // every submitted job accounted for exactly once
   REQUIRE(result.jobs_rejected == 1);  // the 32-GPU job on a 16-GPU cluster
