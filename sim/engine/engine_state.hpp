@@ -96,6 +96,7 @@ struct JobRuntime {
   double checkpoint_cost_s = 0.0; ///< C: stall of the last checkpoint (estimate before the first); async:
                                   ///< snapshot stall plus the slowdown its background write caused
   double snapshot_stall_s = 0.0;  ///< async: the last snapshot's stall
+  double persist_debt_s = 0.0;    ///< async: the slowdown the last finished background write caused
   double restart_cost_s = 0.0;    ///< R: the last restore (estimate before the first)
   TransferId transfer = 0;        ///< blocking transfer in flight (sync write, restore, save), 0 if none
   std::vector<std::pair<TransferId, double>> persists; ///< async persists in flight: (id, progress)

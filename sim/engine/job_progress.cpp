@@ -57,7 +57,12 @@ void Simulation::Impl::estimate_costs(JobRuntime& job) {
   double shard = job.checkpoint_bytes / std::max(1.0, job.allocated_gpus);
   if (job.checkpoint_cost_s <= 0.0) {
     double write_s = job.checkpoint_bytes / path_Bps;
-    job.checkpoint_cost_s = faults.checkpoint.async ? shard / costs.d2h_Bps + write_s * costs.async_slowdown : write_s;
+    if (faults.checkpoint.async) {
+      job.persist_debt_s = write_s * costs.async_slowdown; // until a write has been measured
+      job.checkpoint_cost_s = shard / costs.d2h_Bps + job.persist_debt_s;
+    } else {
+      job.checkpoint_cost_s = write_s;
+    }
   }
   if (job.restart_cost_s <= 0.0) {
     job.restart_cost_s = job.checkpoint_bytes / path_Bps + shard / costs.h2d_Bps;
@@ -169,7 +174,8 @@ void Simulation::Impl::on_stall_end(model::JobId id, JobRuntime& job) {
   switch (job.stage) {
   case JobStage::SNAPSHOTTING: {
     job.stall_s += stall;
-    job.checkpoint_cost_s = stall; // completed by the slowdown of its persist when that ends
+    // Async: the write this snapshot starts will slow training as the last one did (C = stall + debt).
+    job.checkpoint_cost_s = stall + job.persist_debt_s;
     job.snapshot_stall_s = stall;
     ++job.checkpoints;
     TransferId t = start_transfer(id, job, IoDirection::WRITE);
@@ -244,6 +250,7 @@ void Simulation::Impl::on_persist_done(model::JobId id, JobRuntime& job, Transfe
   // Training ran slower while the background write shared the node (calibrated slowdown).
   double debt = duration_s * costs.async_slowdown;
   job.stall_s += debt;
+  job.persist_debt_s = debt;
   job.checkpoint_cost_s = job.snapshot_stall_s + debt; // C of an async checkpoint, as the policies see it
   if (job.stage == JobStage::COMPUTING) {
     stop_progress(job);

@@ -9,6 +9,7 @@ usage: scenarios.py ACME_SIM SCENARIO
 """
 import csv
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -23,16 +24,17 @@ clusters:
     network: {{nodes_per_leaf: 4}}
 workload: {{kind: trace, format: acme, path: trace.csv}}
 failures: {{trace: failures.csv, categories: {{cuda: {{repair: 1h}}}}}}
-checkpoint: {{policy: {{name: fixed, interval: 30min}}, mode: sync}}
+checkpoint: {checkpoint}
 recovery: {recovery}
 """
 
 
 def run(binary, folder, nodes=16, recovery="{policy: {name: automatic, human_share: 0}}",
-        failures="time,cluster,node,category\n11400,seren,0,cuda\n", extra=""):
+        failures="time,cluster,node,category\n11400,seren,0,cuda\n", extra="",
+        checkpoint="{policy: {name: fixed, interval: 30min}, mode: sync}"):
     (folder / "trace.csv").write_text(TRACE)
     (folder / "failures.csv").write_text(failures)
-    (folder / "config.yaml").write_text(BASE.format(nodes=nodes, recovery=recovery) + extra)
+    (folder / "config.yaml").write_text(BASE.format(nodes=nodes, recovery=recovery, checkpoint=checkpoint) + extra)
     proc = subprocess.run([binary, "run", "config.yaml", "-o", "out", "--quiet", "--check-invariants"], cwd=folder,
                           capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
@@ -102,7 +104,8 @@ def leaf_switch(binary, folder):
                         " connection: {{rate_per_1000_node_days: 0}}}}\n" + extra)
     (folder / "trace.csv").write_text(TRACE)
     (folder / "failures.csv").write_text("time,cluster,node,category\n")
-    (folder / "config.yaml").write_text(text.format(nodes=16, recovery="{policy: {name: automatic, human_share: 0}}"))
+    (folder / "config.yaml").write_text(text.format(nodes=16, recovery="{policy: {name: automatic, human_share: 0}}",
+                                                    checkpoint="{policy: {name: fixed, interval: 30min}, mode: sync}"))
     proc = subprocess.run([binary, "run", "config.yaml", "-o", "out", "--quiet", "--check-invariants"], cwd=folder,
                           capture_output=True, text=True, timeout=300)
     expect(proc.returncode == 0, "the run succeeds: " + proc.stderr)
@@ -113,7 +116,35 @@ def leaf_switch(binary, folder):
     expect(row["state"] == "COMPLETED", "it completed anyway")
 
 
-SCENARIOS = {f.__name__: f for f in (automatic, manual, not_recovered, waits_for_node, spare_node, leaf_switch)}
+def async_cost(binary, folder):
+    # Young/Daly with asynchronous checkpoints: C is the snapshot stall plus the slowdown the background
+    # write causes (calibration async_compute_slowdown_fraction), so a costlier slowdown means longer
+    # intervals and fewer checkpoints for the same work. Failures at the default rates give M.
+    spec = (Path(__file__).resolve().parents[2] / "configs" / "calibration" / "a100-spec.yaml").read_text()
+    text = BASE.replace("failures: {{trace: failures.csv, categories: {{cuda: {{repair: 1h}}}}}}",
+                        "failures: {{enabled: true}}")
+    counts = {}
+    for slowdown in ("0.0123", "0.5"):
+        sub = folder / slowdown
+        sub.mkdir()
+        (sub / "calibration.yaml").write_text(
+            re.sub(r"async_compute_slowdown_fraction: [0-9.]+", "async_compute_slowdown_fraction: " + slowdown, spec))
+        (sub / "trace.csv").write_text(TRACE)
+        (sub / "config.yaml").write_text(
+            text.format(nodes=16, recovery="{policy: {name: automatic, human_share: 0}}",
+                        checkpoint="{policy: {name: young_daly}, mode: async}") + "calibration: {path: calibration.yaml}\n")
+        proc = subprocess.run([binary, "run", "config.yaml", "-o", "out", "--quiet", "--check-invariants"], cwd=sub,
+                              capture_output=True, text=True, timeout=300)
+        expect(proc.returncode == 0, f"slowdown {slowdown}: the run succeeds " + proc.stderr)
+        row = next(csv.DictReader(open(sub / "out" / "jobs.csv")))
+        expect(row["state"] == "COMPLETED", f"slowdown {slowdown}: the job completed")
+        counts[slowdown] = int(row["checkpoints"])
+    expect(0 < counts["0.5"] < counts["0.0123"],
+           f"a costlier background write gives fewer checkpoints ({counts['0.5']} < {counts['0.0123']})")
+
+
+SCENARIOS = {f.__name__: f for f in (automatic, manual, not_recovered, waits_for_node, spare_node, leaf_switch,
+                                     async_cost)}
 
 if __name__ == "__main__":
     binary, name = sys.argv[1], sys.argv[2]
