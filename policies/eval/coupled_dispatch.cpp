@@ -7,7 +7,9 @@ CoupledParams CoupledParams::parse(const config::Node& node) {
   return CoupledParams{TrialSizing::parse(node)};
 }
 
-std::vector<ParamDoc> CoupledParams::docs() { return TrialSizing::docs(); }
+std::vector<ParamDoc> CoupledParams::docs() {
+  return TrialSizing::docs();
+}
 
 std::vector<model::JobSpec> CoupledDispatch::dispatch(const EvalRequest& request) const {
   using K = model::TaskStep::Kind;

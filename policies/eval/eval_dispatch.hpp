@@ -15,7 +15,7 @@ namespace acme::policies {
 struct EvalDataset {
   std::string name;
   std::string category;
-  std::uint32_t index = 0;   ///< row in its catalogue (JobSpec::dataset of the jobs that evaluate it)
+  std::uint32_t index = 0; ///< row in its catalogue (JobSpec::dataset of the jobs that evaluate it)
   std::uint32_t samples = 0;
   double preprocess_s = 0.0; ///< load and tokenise the data (CPU; a coupled trial holds its GPU meanwhile)
   double inference_s = 0.0;  ///< GPU inference of a REFERENCE_MODEL_PARAMS model on one GPU
@@ -33,23 +33,23 @@ inline constexpr std::uint32_t DEFAULT_EVAL_CPUS_PER_GPU = 16;
 struct EvalClusterShape {
   model::ClusterId id{};
   std::uint32_t gpus_per_node = 8;
-  std::uint32_t nodes = 1;                     ///< nodes of the cluster
+  std::uint32_t nodes = 1; ///< nodes of the cluster
   double gpu_memory_bytes = DEFAULT_EVAL_GPU_MEMORY_BYTES;
   std::uint32_t cpus_per_gpu = DEFAULT_EVAL_CPUS_PER_GPU;
-  double storage_read_Bps = 0.0;               ///< one node's path to remote storage (estimates only; 0: unknown)
+  double storage_read_Bps = 0.0; ///< one node's path to remote storage (estimates only; 0: unknown)
 };
 
 /// An evaluation request: one model checkpoint evaluated on a list of datasets. Every job made for it
 /// carries `batch` as JobSpec::eval_batch, so its feedback latency (first submission to last end,
 /// metrics included) is measured per request.
 struct EvalRequest {
-  std::uint64_t batch = 0;    ///< non-zero
-  std::string name;           ///< prefix of the jobs' names (no commas)
+  std::uint64_t batch = 0; ///< non-zero
+  std::string name;        ///< prefix of the jobs' names (no commas)
   model::UserId user{};
   double submit_time_s = 0.0;
-  double model_params = 0.0;  ///< parameters of the evaluated model (0: unknown, taken as 7B)
+  double model_params = 0.0; ///< parameters of the evaluated model (0: unknown, taken as 7B)
   std::vector<EvalDataset> datasets;
-  std::uint32_t nodes = 1;    ///< nodes a node-level policy may spread the request over
+  std::uint32_t nodes = 1; ///< nodes a node-level policy may spread the request over
   EvalClusterShape cluster;
 };
 

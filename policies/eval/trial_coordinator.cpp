@@ -33,10 +33,10 @@ TrialCoordinatorParams TrialCoordinatorParams::parse(const config::Node& node) {
     }
   }
   p.packing.long_metric_s = parse_duration_or(node, "long_metric", DEFAULT_LONG_METRIC_S);
-  p.packing.assign = parse_choice(node, "assign", LaneAssignment::ROUND_ROBIN,
-                                  {{"round_robin", LaneAssignment::ROUND_ROBIN},
-                                   {"least_loaded", LaneAssignment::LEAST_LOADED}},
-                                  "lane assignment");
+  p.packing.assign =
+      parse_choice(node, "assign", LaneAssignment::ROUND_ROBIN,
+                   {{"round_robin", LaneAssignment::ROUND_ROBIN}, {"least_loaded", LaneAssignment::LEAST_LOADED}},
+                   "lane assignment");
   p.metric_cpus = parse_count_or(node, "metric_cpus", DEFAULT_METRIC_CPUS);
   return p;
 }

@@ -9,7 +9,9 @@
 namespace acme::policies {
 namespace {
 
-double part_lane_s(const TrialPart& part) { return part.preprocess_s + part.inference_s; }
+double part_lane_s(const TrialPart& part) {
+  return part.preprocess_s + part.inference_s;
+}
 
 std::vector<TrialPart> shards_of(const TrialPart& whole, std::uint32_t shards) {
   std::vector<TrialPart> out;

@@ -37,7 +37,9 @@ double TrialSizing::params_of(const EvalRequest& request) {
   return request.model_params > 0.0 ? request.model_params : REFERENCE_MODEL_PARAMS;
 }
 
-double TrialSizing::model_bytes(const EvalRequest& request) const { return params_of(request) * bytes_per_param; }
+double TrialSizing::model_bytes(const EvalRequest& request) const {
+  return params_of(request) * bytes_per_param;
+}
 
 std::uint32_t TrialSizing::gpus_per_trial(const EvalRequest& request) const {
   double per_gpu = weight_memory_share * request.cluster.gpu_memory_bytes;
