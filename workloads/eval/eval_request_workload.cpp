@@ -2,6 +2,7 @@
 
 #include "acme/policies/builtin.hpp"
 #include "acme/workloads/eval/dataset_catalogue.hpp"
+#include "acme/workloads/list_source.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,25 +14,6 @@ const std::vector<std::string> KEYS = {"kind", "model_params", "datasets", "cata
                                        "at",   "dispatch",     "cluster",  "name"};
 /// The request's id (JobSpec::eval_batch): the only request of the run.
 constexpr std::uint64_t REQUEST_BATCH = 1;
-
-/// Jobs made in advance, handed out in order with dense ids.
-class ListedSource final : public WorkloadSource {
-public:
-  explicit ListedSource(std::vector<model::JobSpec> jobs) : jobs_(std::move(jobs)) {}
-  std::optional<model::JobSpec> next() override {
-    if (next_ == jobs_.size()) {
-      return std::nullopt;
-    }
-    model::JobSpec job = std::move(jobs_[next_]);
-    job.id = model::JobId{next_++};
-    return job;
-  }
-  double epoch_unix_s() const override { return 0.0; }
-
-private:
-  std::vector<model::JobSpec> jobs_;
-  std::size_t next_ = 0;
-};
 
 model::ClusterId pick_cluster(const config::Config& cfg, const config::Node& node) {
   if (!node.is_defined()) {
@@ -76,8 +58,8 @@ policies::EvalClusterShape eval_cluster_shape(const config::Config& config, mode
     shape.cpus_per_gpu = c.cpu_cores_per_node / shape.gpus_per_node;
   }
   const config::NetworkConfig& n = c.network;
-  double nic_Bps = n.storage_nics_per_node > 0 ? n.storage_nics_per_node * n.storage_nic_bw_Bps
-                                               : n.nics_per_node * n.nic_bw_Bps;
+  double nic_Bps =
+      n.storage_nics_per_node > 0 ? n.storage_nics_per_node * n.storage_nic_bw_Bps : n.nics_per_node * n.nic_bw_Bps;
   shape.storage_read_Bps = c.storage.bw_Bps > 0.0 ? std::min(nic_Bps, c.storage.bw_Bps) : nic_Bps;
   return shape;
 }
@@ -122,7 +104,7 @@ std::unique_ptr<WorkloadSource> make_eval_request_workload(const WorkloadContext
   }
   const std::string& cluster_name = cfg.clusters.at(model::to_index(request.cluster.id)).name;
   auto policy = make_eval_dispatch(cfg, section["dispatch"], cluster_name);
-  return std::make_unique<ListedSource>(policy->dispatch(request));
+  return std::make_unique<ListSource>(policy->dispatch(request));
 }
 
 } // namespace acme::workloads::eval

@@ -1,6 +1,7 @@
 #include "acme/engine/simulation.hpp"
 #include "acme/metrics/recorder.hpp"
 #include "acme/policies/builtin.hpp"
+#include "acme/workloads/list_source.hpp"
 #include "acme/workloads/workload_source.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,28 +11,13 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+
 #include <unistd.h>
 
 using namespace acme;
+using workloads::ListSource;
 
 namespace {
-
-/// Hand-made jobs, submitted at time 0.
-class ListSource final : public workloads::WorkloadSource {
-public:
-  explicit ListSource(std::vector<model::JobSpec> jobs) : jobs_(std::move(jobs)) {}
-  std::optional<model::JobSpec> next() override {
-    if (next_ == jobs_.size()) {
-      return std::nullopt;
-    }
-    return jobs_[next_++];
-  }
-  double epoch_unix_s() const override { return 0.0; }
-
-private:
-  std::vector<model::JobSpec> jobs_;
-  std::size_t next_ = 0;
-};
 
 model::TaskStep step(model::TaskStep::Kind kind, double seconds, double bytes = 0.0) {
   model::TaskStep s;
@@ -68,8 +54,8 @@ std::map<std::string, std::map<std::string, std::string>> read_jobs(const std::s
 // One engine per process: exactly one Simulation in this test case.
 TEST_CASE("engine::task_plan: trial phases, parallel lanes and spawned metric jobs", "[engine][eval]") {
   using K = model::TaskStep::Kind;
-  constexpr double MODEL_BYTES = 14e9;   // a 7B model in bf16
-  constexpr double NIC_BPS = 200e9 / 8;  // HDR, the only bottleneck of a lone read
+  constexpr double MODEL_BYTES = 14e9;  // a 7B model in bf16
+  constexpr double NIC_BPS = 200e9 / 8; // HDR, the only bottleneck of a lone read
   auto config = config::load_config_text(R"(seed: 1
 clusters:
   - name: seren
@@ -77,7 +63,8 @@ clusters:
     network: {nic_bandwidth: 200Gbps, latency: 0s}
     storage: {bandwidth: 100GBps, latency: 0s}
 workload: {kind: trace, path: unused.csv}
-)", "task_plan_test.yaml", "/");
+)",
+                                         "task_plan_test.yaml", "/");
   model::JobSpec coupled;
   coupled.id = model::JobId{0};
   coupled.name = "coupled";

@@ -1,6 +1,8 @@
 // The evaluation dispatch policies (policies/eval): coupled trials carry the catalogue's four phases;
 // the trial coordinator batches small datasets, splits large ones, hands a sorted queue round-robin to
 // GPU lanes with long-metric trials first, and keeps metric phases off the GPUs (spawned CPU jobs).
+#include "error_of.hpp"
+
 #include "acme/model/error.hpp"
 #include "acme/policies/builtin.hpp"
 #include "acme/policies/eval/coupled_dispatch.hpp"
@@ -9,12 +11,14 @@
 
 #include <catch2/catch.hpp>
 
-#include <functional>
 #include <numeric>
+
 
 using namespace acme;
 using K = model::TaskStep::Kind;
 using Catch::Matchers::Contains;
+
+using acme::test::error_of;
 
 namespace {
 
@@ -46,15 +50,6 @@ std::unique_ptr<policies::EvalDispatch> make(const std::string& yaml) {
   config::Node root = config::load_yaml_text("dispatch: " + yaml, "t.yaml");
   return registries.eval_dispatches.create(config::parse_policy(root["dispatch"], "eval dispatch", "coupled"),
                                            {1, "test"});
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 policies::PlannedTrial trial(std::uint32_t dataset, double lane_s, double metric_s = 1.0) {
@@ -96,8 +91,8 @@ std::vector<model::JobSpec> spawned_of(const model::TaskPlan& plan) {
 } // namespace
 
 TEST_CASE("policies::eval coupled: one GPU job per dataset with the catalogue's four phases", "[policies][eval]") {
-  auto jobs = make("coupled")->dispatch(request_of({dataset(5, "humaneval", 34.6, 123.0, 45.3),
-                                                    dataset(9, "mmlu", 173.4, 1404.2, 15.0)}));
+  auto jobs = make("coupled")->dispatch(
+      request_of({dataset(5, "humaneval", 34.6, 123.0, 45.3), dataset(9, "mmlu", 173.4, 1404.2, 15.0)}));
   REQUIRE(jobs.size() == 2);
   const model::JobSpec& j = jobs[0];
   REQUIRE(j.name == "ckpt-humaneval");
@@ -139,13 +134,13 @@ TEST_CASE("policies::eval coupled: a larger model gets the GPUs its weights need
   REQUIRE(make("coupled")->dispatch(r)[0].plan->prologue[2].seconds == 660.0);
   r.model_params = 1e12; // more than a node can hold: capped at a node
   REQUIRE(make("coupled")->dispatch(r)[0].gpus == 8);
-  REQUIRE(make("{name: coupled, bytes_per_param: 1}")->dispatch(request_of({dataset(0, "x", 1, 1, 1)}))[0]
+  REQUIRE(make("{name: coupled, bytes_per_param: 1}")
+              ->dispatch(request_of({dataset(0, "x", 1, 1, 1)}))[0]
               .plan->prologue[0]
               .bytes == SEVEN_B);
 }
 
-TEST_CASE("policies::eval packing: small datasets are batched into one trial, large ones split",
-          "[policies][eval]") {
+TEST_CASE("policies::eval packing: small datasets are batched into one trial, large ones split", "[policies][eval]") {
   policies::PackingParams p; // batch below 120 s, split above half a lane's fair share
   std::vector<policies::TrialPart> parts = {
       {0, 0, 1, 10.0, 30.0, 1.0},    // 40 s: small
@@ -186,7 +181,7 @@ TEST_CASE("policies::eval packing: small datasets are batched into one trial, la
 TEST_CASE("policies::eval packing: long-metric trials first, then longest first, round-robin over lanes",
           "[policies][eval]") {
   policies::PackingParams p; // long metric: 5 min
-  std::vector<policies::PlannedTrial> trials = {trial(0, 100.0), trial(1, 500.0), trial(2, 50.0, 1800.0),
+  std::vector<policies::PlannedTrial> trials = {trial(0, 100.0), trial(1, 500.0),        trial(2, 50.0, 1800.0),
                                                 trial(3, 300.0), trial(4, 200.0, 600.0), trial(5, 400.0)};
   auto queue = policies::order_trials(trials, p);
   std::vector<std::uint32_t> order;
@@ -262,9 +257,8 @@ TEST_CASE("policies::eval decoupled: one job per node, model read once, metrics 
 
 TEST_CASE("policies::eval decoupled: few trials use only the lanes and nodes they need", "[policies][eval]") {
   // Three 100 s datasets (under the 2-minute batching threshold): two trials, [a, b] and [c].
-  auto r = request_of({dataset(0, "a", 30.0, 70.0, 5.0), dataset(1, "b", 30.0, 70.0, 5.0),
-                       dataset(2, "c", 30.0, 70.0, 5.0)},
-                      4);
+  auto r = request_of(
+      {dataset(0, "a", 30.0, 70.0, 5.0), dataset(1, "b", 30.0, 70.0, 5.0), dataset(2, "c", 30.0, 70.0, 5.0)}, 4);
   auto jobs = make("decoupled")->dispatch(r);
   REQUIRE(jobs.size() == 1);
   REQUIRE(jobs[0].gpus == 2);

@@ -1,33 +1,23 @@
 // Every registered scheduling and placement policy: built from the registry with its defaults and with
 // parameters; unknown names and keys fail with located, helpful messages.
-#include "policy_driver.hpp"
-
 #include "acme/model/error.hpp"
 #include "acme/policies/builtin.hpp"
 
 #include <catch2/catch.hpp>
 
+#include "error_of.hpp"
+#include "policy_driver.hpp"
+
 using acme::ConfigError;
+using acme::test::error_of;
 using acme::test::make_placement;
 using acme::test::make_scheduler;
 using Catch::Matchers::Contains;
 
-namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
-} // namespace
-
-TEST_CASE("policies::registry: every scheduler and placement is registered and constructible",
-          "[policies][registry]") {
+TEST_CASE("policies::registry: every scheduler and placement is registered and constructible", "[policies][registry]") {
   auto registries = acme::policies::make_builtin_registries();
-  std::vector<std::string> schedulers = {"conservative_backfill", "easy_backfill", "fifo", "kube_quota",
-                                         "las",                   "priority",      "quota", "sjf"};
+  std::vector<std::string> schedulers = {
+      "conservative_backfill", "easy_backfill", "fifo", "kube_quota", "las", "priority", "quota", "sjf"};
   REQUIRE(registries.schedulers.names() == schedulers);
   REQUIRE(registries.placements.names() == std::vector<std::string>{"first_fit", "pack", "random", "topology"});
   for (const auto& name : registries.schedulers.names()) {

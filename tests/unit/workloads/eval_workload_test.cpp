@@ -1,32 +1,29 @@
 // Evaluation workloads (workloads/eval): the dataset catalogue and its located errors, the
 // `kind: eval_request` workload, the `evaluation:` decorator that turns generated batches into
 // dispatched requests, and the tags the synthetic generator puts on batch jobs.
+#include "error_of.hpp"
+
 #include "acme/model/error.hpp"
 #include "acme/workloads/eval/dataset_catalogue.hpp"
 #include "acme/workloads/eval/eval_batch_tags.hpp"
 #include "acme/workloads/eval/eval_dispatch_source.hpp"
 #include "acme/workloads/eval/eval_request_workload.hpp"
+#include "acme/workloads/list_source.hpp"
 #include "acme/workloads/workload_source.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <functional>
 #include <set>
+
 
 using namespace acme;
 using Catch::Matchers::Contains;
+using workloads::ListSource;
 using workloads::eval::parse_catalogue;
 
-namespace {
+using acme::test::error_of;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+namespace {
 
 constexpr const char* HEADER = "name,samples,preprocess_s,inference_s,metric_s\n";
 
@@ -55,23 +52,6 @@ std::vector<model::JobSpec> run_workload(const std::string& workload) {
   auto source = workloads::make_workload({&cfg, &users});
   return drain(*source);
 }
-
-/// Hand-made jobs in submission order.
-class ListSource final : public workloads::WorkloadSource {
-public:
-  explicit ListSource(std::vector<model::JobSpec> jobs) : jobs_(std::move(jobs)) {}
-  std::optional<model::JobSpec> next() override {
-    if (next_ == jobs_.size()) {
-      return std::nullopt;
-    }
-    return jobs_[next_++];
-  }
-  double epoch_unix_s() const override { return 0.0; }
-
-private:
-  std::vector<model::JobSpec> jobs_;
-  std::size_t next_ = 0;
-};
 
 model::JobSpec generated(const std::string& name, double t_s, std::uint64_t batch, std::uint32_t position) {
   model::JobSpec j;
@@ -114,8 +94,7 @@ TEST_CASE("workloads::eval catalogue: the built-in catalogue has 63 datasets and
   REQUIRE(longest_metric <= 30 * 60.0); // the paper: metric phases up to 30 minutes
 }
 
-TEST_CASE("workloads::eval catalogue: columns in any order, comments and blank lines skipped",
-          "[workloads][eval]") {
+TEST_CASE("workloads::eval catalogue: columns in any order, comments and blank lines skipped", "[workloads][eval]") {
   auto c = parse_catalogue("# a comment\n\nmetric_s,name,inference_s,preprocess_s,samples,category\r\n"
                            "4.5,a,100,30,164,code\r\n1,b,2,3,4,\n",
                            "c.csv");
@@ -129,8 +108,7 @@ TEST_CASE("workloads::eval catalogue: columns in any order, comments and blank l
   REQUIRE(c[1].index == 1);
 }
 
-TEST_CASE("workloads::eval catalogue: bad headers and rows fail with file, line and column",
-          "[workloads][eval]") {
+TEST_CASE("workloads::eval catalogue: bad headers and rows fail with file, line and column", "[workloads][eval]") {
   auto fails = [](const std::string& text) { return error_of([&] { parse_catalogue(text, "cat.csv"); }); };
   REQUIRE_THAT(fails("name,samples,preprocess,inference_s,metric_s\n"),
                Contains("cat.csv:1: unknown column \"preprocess\"; expected columns among: name, category, form, "
@@ -195,7 +173,7 @@ TEST_CASE("workloads::eval eval_request: bad settings fail located", "[workloads
 }
 
 TEST_CASE("workloads::eval decorator: each generated batch becomes one dispatched request", "[workloads][eval]") {
-  std::vector<model::JobSpec> inner = {generated("sft-1", 10.0, 0, 0), generated("seren-2", 10.0, 7, 0),
+  std::vector<model::JobSpec> inner = {generated("sft-1", 10.0, 0, 0),   generated("seren-2", 10.0, 7, 0),
                                        generated("seren-3", 10.0, 7, 1), generated("sft-4", 10.0, 0, 0),
                                        generated("seren-5", 10.0, 7, 2), generated("seren-6", 20.0, 8, 0)};
   inner[0].type = model::JobType::SFT;
@@ -225,14 +203,13 @@ TEST_CASE("workloads::eval decorator: each generated batch becomes one dispatche
 
 TEST_CASE("workloads::eval decorator: the evaluation section wraps a workload; bad keys fail located",
           "[workloads][eval]") {
-  REQUIRE_THAT(error_of([] {
-                 config::Config cfg =
-                     config_with("workload: {kind: trace, path: none.csv}\nevaluation: {dispach: coupled}\n");
-                 model::NameTable users;
-                 workloads::eval::with_evaluation({&cfg, &users}, std::make_unique<ListSource>(
-                                                                      std::vector<model::JobSpec>{}));
-               }),
-               Contains("evaluation: unknown key \"dispach\""));
+  REQUIRE_THAT(
+      error_of([] {
+        config::Config cfg = config_with("workload: {kind: trace, path: none.csv}\nevaluation: {dispach: coupled}\n");
+        model::NameTable users;
+        workloads::eval::with_evaluation({&cfg, &users}, std::make_unique<ListSource>(std::vector<model::JobSpec>{}));
+      }),
+      Contains("evaluation: unknown key \"dispach\""));
   config::Config plain = config_with("workload: {kind: trace, path: none.csv}\n");
   model::NameTable users;
   auto inner = std::make_unique<ListSource>(std::vector<model::JobSpec>{});
