@@ -7,13 +7,13 @@ function(acme_set_warnings target)
   endif()
 endfunction()
 
-# A project library: C++20, warnings, the acme/ include tree, an acme:: alias.
+# A project library: C++20, warnings, includes by path from the repository root, an acme:: alias.
 function(acme_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(${name} STATIC ${ARG_SOURCES})
   add_library(acme::${name} ALIAS ${name})
   target_compile_features(${name} PUBLIC cxx_std_20)
-  target_include_directories(${name} PUBLIC ${ACME_INCLUDE_ROOT})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   acme_set_warnings(${name})
 endfunction()

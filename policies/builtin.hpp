@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/policies/checkpoint/checkpoint_policy.hpp"
-#include "acme/policies/eval/eval_dispatch.hpp"
-#include "acme/policies/placement/placement_policy.hpp"
-#include "acme/policies/recovery/recovery_policy.hpp"
-#include "acme/policies/registry.hpp"
-#include "acme/policies/scheduling/scheduler.hpp"
+#include "policies/checkpoint/checkpoint_policy.hpp"
+#include "policies/eval/eval_dispatch.hpp"
+#include "policies/placement/placement_policy.hpp"
+#include "policies/recovery/recovery_policy.hpp"
+#include "policies/registry.hpp"
+#include "policies/scheduling/scheduler.hpp"
 
 namespace acme::policies {
 

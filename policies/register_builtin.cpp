@@ -1,16 +1,16 @@
-#include "acme/policies/builtin.hpp"
-#include "acme/policies/placement/first_fit.hpp"
-#include "acme/policies/placement/pack.hpp"
-#include "acme/policies/placement/random.hpp"
-#include "acme/policies/placement/topology.hpp"
-#include "acme/policies/scheduling/conservative_backfill.hpp"
-#include "acme/policies/scheduling/easy_backfill.hpp"
-#include "acme/policies/scheduling/fifo.hpp"
-#include "acme/policies/scheduling/kube_quota.hpp"
-#include "acme/policies/scheduling/las.hpp"
-#include "acme/policies/scheduling/priority.hpp"
-#include "acme/policies/scheduling/quota.hpp"
-#include "acme/policies/scheduling/sjf.hpp"
+#include "policies/builtin.hpp"
+#include "policies/placement/first_fit.hpp"
+#include "policies/placement/pack.hpp"
+#include "policies/placement/random.hpp"
+#include "policies/placement/topology.hpp"
+#include "policies/scheduling/conservative_backfill.hpp"
+#include "policies/scheduling/easy_backfill.hpp"
+#include "policies/scheduling/fifo.hpp"
+#include "policies/scheduling/kube_quota.hpp"
+#include "policies/scheduling/las.hpp"
+#include "policies/scheduling/priority.hpp"
+#include "policies/scheduling/quota.hpp"
+#include "policies/scheduling/sjf.hpp"
 
 namespace acme::policies {
 
@@ -33,9 +33,8 @@ void register_builtin_schedulers(Registry<Scheduler>& registry) {
                  return make_conservative_backfill(ConservativeBackfillParams::parse(params));
                });
   registry.add("sjf", "shortest estimated job first, non-preemptive; every job that fits starts, shortest first",
-               SjfParams::docs(), [](const config::Node& params, const PolicyContext&) {
-                 return make_sjf(SjfParams::parse(params));
-               });
+               SjfParams::docs(),
+               [](const config::Node& params, const PolicyContext&) { return make_sjf(SjfParams::parse(params)); });
   registry.add("priority",
                "Slurm-like multifactor priority (job class, age, fair share per user) with EASY backfilling",
                PrioritySchedulerParams::docs(), [](const config::Node& params, const PolicyContext&) {
@@ -50,9 +49,8 @@ void register_builtin_schedulers(Registry<Scheduler>& registry) {
   registry.add("las",
                "Tiresias-style 2D least-attained-service: queues by attained GPU-time, preemption of lower "
                "queues, starvation promotion",
-               LasParams::docs(), [](const config::Node& params, const PolicyContext&) {
-                 return make_las(LasParams::parse(params));
-               });
+               LasParams::docs(),
+               [](const config::Node& params, const PolicyContext&) { return make_las(LasParams::parse(params)); });
   registry.add("kube_quota",
                "Kueue/Volcano-like queues per job type or user with GPU quotas, gang admission, borrowing and "
                "reclaim (Kalos)",
@@ -62,10 +60,11 @@ void register_builtin_schedulers(Registry<Scheduler>& registry) {
 }
 
 void register_builtin_placements(Registry<PlacementPolicy>& registry) {
-  registry.add("first_fit", "lowest-numbered node(s) that fit", {}, [](const config::Node& params, const PolicyContext&) {
-    expect_policy_keys(params, {});
-    return std::make_unique<FirstFitPlacement>();
-  });
+  registry.add("first_fit", "lowest-numbered node(s) that fit", {},
+               [](const config::Node& params, const PolicyContext&) {
+                 expect_policy_keys(params, {});
+                 return std::make_unique<FirstFitPlacement>();
+               });
   registry.add("pack", "jobs of up to one node on the fullest node that fits (NVLink domain); gang jobs on whole nodes",
                {}, [](const config::Node& params, const PolicyContext&) {
                  expect_policy_keys(params, {});

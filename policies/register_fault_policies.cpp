@@ -1,7 +1,7 @@
-#include "acme/policies/builtin.hpp"
-#include "acme/policies/checkpoint/interval_policies.hpp"
-#include "acme/policies/recovery/automatic_recovery.hpp"
-#include "acme/policies/recovery/manual_recovery.hpp"
+#include "policies/builtin.hpp"
+#include "policies/checkpoint/interval_policies.hpp"
+#include "policies/recovery/automatic_recovery.hpp"
+#include "policies/recovery/manual_recovery.hpp"
 
 namespace acme::policies {
 namespace {
@@ -32,13 +32,15 @@ void register_builtin_checkpoint_policies(Registry<CheckpointPolicy>& registry) 
   auto make_optimal = [](bool higher_order) {
     return [higher_order](const config::Node& params, const PolicyContext&) {
       expect_policy_keys(params, {"min_interval"});
-      double min_s = params.is_map() ? params.get_or("min_interval", DEFAULT_MIN_INTERVAL_S, &config::Node::as_duration_s)
-                                     : DEFAULT_MIN_INTERVAL_S;
+      double min_s = params.is_map()
+                         ? params.get_or("min_interval", DEFAULT_MIN_INTERVAL_S, &config::Node::as_duration_s)
+                         : DEFAULT_MIN_INTERVAL_S;
       return std::make_unique<OptimalIntervalCheckpoint>(higher_order, min_s);
     };
   };
-  registry.add("young_daly", "Young's interval sqrt(2 C M): C the job's checkpoint stall, M its mean time between failures",
-               optimal, make_optimal(false));
+  registry.add("young_daly",
+               "Young's interval sqrt(2 C M): C the job's checkpoint stall, M its mean time between failures", optimal,
+               make_optimal(false));
   registry.add("daly", "Daly's higher-order interval (Daly 2006, eq. 37)", optimal, make_optimal(true));
 }
 
@@ -74,8 +76,8 @@ void register_builtin_recovery_policies(Registry<RecoveryPolicy>& registry) {
                  expect_policy_keys(params, {"detect_crash", "detect_hang", "diagnose", "pair_round_base",
                                              "pair_round_per_node", "pair_rounds", "human_share", "manual"});
                  if (params.is_map() && params["manual"].is_defined()) {
-                   params["manual"].expect_keys({"work_start", "work_end", "weekends_off", "day_detect",
-                                                 "night_detect", "hang_timeout", "diagnose", "isolate"});
+                   params["manual"].expect_keys({"work_start", "work_end", "weekends_off", "day_detect", "night_detect",
+                                                 "hang_timeout", "diagnose", "isolate"});
                  }
                  return std::make_unique<AutomaticRecovery>(AutomaticRecoveryParams::parse(params));
                });

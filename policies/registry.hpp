@@ -1,8 +1,5 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/model/error.hpp"
-
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -10,6 +7,9 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "sim/config/config.hpp"
+#include "sim/model/error.hpp"
 
 namespace acme::policies {
 
@@ -22,8 +22,8 @@ struct ParamDoc {
 
 /// What a policy may know about the run it is built for (besides its own parameters).
 struct PolicyContext {
-  std::uint64_t seed = 0;     ///< the run seed: policies draw randomness from model::Rng(seed, name)
-  std::string cluster;        ///< the cluster it serves
+  std::uint64_t seed = 0; ///< the run seed: policies draw randomness from model::Rng(seed, name)
+  std::string cluster;    ///< the cluster it serves
 };
 
 /// Policies of one family keyed by their YAML name. Owned by whoever builds the run; no globals.
@@ -43,8 +43,8 @@ public:
 
   void add(std::string name, std::string summary, std::vector<ParamDoc> params, Factory make) {
     std::string key = name;
-    entries_.insert_or_assign(std::move(key), Entry{std::move(name), std::move(summary), std::move(params),
-                                                    std::move(make)});
+    entries_.insert_or_assign(std::move(key),
+                              Entry{std::move(name), std::move(summary), std::move(params), std::move(make)});
   }
 
   /// Builds the policy named by `spec`; an unknown name fails with the accepted names and a hint.

@@ -1,9 +1,9 @@
-#include "acme/validate/paper_data.hpp"
-
-#include "acme/model/assert.hpp"
+#include "validate/paper_data.hpp"
 
 #include <charconv>
 #include <sstream>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::validate {
 namespace {

@@ -1,10 +1,10 @@
-#include "acme/validate/workload_reference.hpp"
-
-#include "acme/model/assert.hpp"
-#include "acme/validate/paper_data.hpp"
+#include "validate/workload_reference.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "sim/model/assert.hpp"
+#include "validate/paper_data.hpp"
 
 namespace acme::validate {
 namespace {
@@ -23,7 +23,9 @@ PaperCdf load_cdf(const std::string& file) {
   return c;
 }
 
-const char* curve_name(model::JobType type) { return type == model::JobType::EVAL ? "Evaluation" : treemap_name(type); }
+const char* curve_name(model::JobType type) {
+  return type == model::JobType::EVAL ? "Evaluation" : treemap_name(type);
+}
 
 /// Mean of a duration CDF on the 2^k grid, log-uniform inside each bin, capped at the longest job.
 double curve_mean(const PaperCdf& c, double max_s) {
@@ -82,7 +84,8 @@ void load_table2(PaperCluster& p) {
 
 void load_states(PaperCluster& p) {
   CsvTable t("bar_job_state.csv");
-  for (const auto& [metric, out] : {std::pair{"job_count", &p.state_count_pct}, std::pair{"gpu_time", &p.state_gpu_time_pct}}) {
+  for (const auto& [metric, out] :
+       {std::pair{"job_count", &p.state_count_pct}, std::pair{"gpu_time", &p.state_gpu_time_pct}}) {
     const auto& r = t.row({{"cluster", p.name}, {"metric", metric}});
     *out = {t.number(r, "completed_pct"), t.number(r, "cancelled_pct"), t.number(r, "failed_pct")};
   }

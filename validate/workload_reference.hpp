@@ -1,13 +1,13 @@
 #pragma once
 
-#include "acme/model/job.hpp"
-#include "acme/validate/workload_stats.hpp"
-
 #include <array>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "sim/model/job.hpp"
+#include "validate/workload_stats.hpp"
 
 namespace acme::validate {
 
@@ -27,7 +27,7 @@ struct PaperCdf {
 /// The paper's numbers for one workload type of a cluster.
 struct PaperType {
   model::JobType type = model::JobType::OTHER;
-  double count_pct = 0.0;         ///< treemap_job_dist_shares.csv label
+  double count_pct = 0.0; ///< treemap_job_dist_shares.csv label
   double gpu_time_pct = 0.0;
   std::optional<PaperCdf> duration; ///< cdf_job_duration_queue_*_duration_<type>.csv (absent: no curve)
 };

@@ -1,4 +1,4 @@
-#include "acme/validate/workload_report.hpp"
+#include "validate/workload_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +33,8 @@ CheckRow ks_row(std::string label, double distance) {
 }
 
 /// KS distance (fraction) between a generated CDF on the 2^k grid and the paper's curve on its points.
-CheckRow ks_duration(std::string label, const std::array<double, DURATION_GRID_POINTS>& generated, const PaperCdf& paper) {
+CheckRow ks_duration(std::string label, const std::array<double, DURATION_GRID_POINTS>& generated,
+                     const PaperCdf& paper) {
   double worst = 0.0;
   for (std::size_t k = 0; k < paper.x.size() && k < DURATION_GRID_POINTS; ++k) {
     worst = std::max(worst, std::abs(generated[k] - paper.y[k]) / PERCENT);
@@ -51,12 +52,14 @@ CheckRow ks_gpus(std::string label, const std::vector<double>& generated, const 
   return ks_row(std::move(label) + " (" + paper.file + ")", worst);
 }
 
-double pct(double part, double whole) { return whole > 0.0 ? PERCENT * part / whole : 0.0; }
+double pct(double part, double whole) {
+  return whole > 0.0 ? PERCENT * part / whole : 0.0;
+}
 
 void add_curves(const ClusterStats& s, const PaperCluster& p, std::vector<CheckRow>& rows) {
   for (const auto& t : p.types) {
-    rows.push_back(ks_duration(std::string("duration CDF KS, ") + treemap_name(t.type), s.duration_cdf(t.type),
-                               *t.duration));
+    rows.push_back(
+        ks_duration(std::string("duration CDF KS, ") + treemap_name(t.type), s.duration_cdf(t.type), *t.duration));
   }
   rows.push_back(ks_duration("duration CDF KS, all GPU jobs", s.duration_cdf_all(), p.duration_all));
   rows.push_back(ks_duration("duration CDF KS, CPU jobs", s.cpu_duration_cdf(), p.cpu_duration));
@@ -86,8 +89,8 @@ void add_shares(const ClusterStats& s, const PaperCluster& p, std::vector<CheckR
 
 void add_table2(const ClusterStats& s, const PaperCluster& p, double volume, double replicas,
                 std::vector<CheckRow>& rows) {
-  CheckRow mean = judged("Table 2 mean GPU-job run time s", s.mean_duration_s(), p.mean_run_s, CheckKind::RELATIVE,
-                         MEAN_RELATIVE);
+  CheckRow mean =
+      judged("Table 2 mean GPU-job run time s", s.mean_duration_s(), p.mean_run_s, CheckKind::RELATIVE, MEAN_RELATIVE);
   mean.curves = p.curves_mean_run_s;
   CheckRow median = judged("Table 2 median GPU-job run time s", s.median_duration_s(), p.median_run_s,
                            CheckKind::RELATIVE, MEDIAN_RELATIVE);
@@ -99,8 +102,8 @@ void add_table2(const ClusterStats& s, const PaperCluster& p, double volume, dou
   rows.push_back(gpus);
   rows.push_back(judged("Table 2 median CPU-job run time s", s.cpu_median_duration_s(), p.cpu_median_run_s,
                         CheckKind::RELATIVE, MEDIAN_RELATIVE));
-  rows.push_back(judged("Table 2 mean CPU-job run time s (info: a few jobs)", s.cpu_mean_duration_s(),
-                        p.cpu_mean_run_s, CheckKind::INFO, 0.0));
+  rows.push_back(judged("Table 2 mean CPU-job run time s (info: a few jobs)", s.cpu_mean_duration_s(), p.cpu_mean_run_s,
+                        CheckKind::INFO, 0.0));
   auto cpu = static_cast<double>(s.cpu_jobs());
   for (std::size_t i = 0; i < END_STATES; ++i) {
     rows.push_back(judged(std::string("Table 2 CPU-job state %, ") + STATE_NAMES[i],
@@ -110,8 +113,9 @@ void add_table2(const ClusterStats& s, const PaperCluster& p, double volume, dou
   rows.push_back(judged("GPU jobs per run (info)", static_cast<double>(s.gpu_jobs()) / replicas, p.gpu_jobs * volume,
                         CheckKind::INFO, 0));
   rows.push_back(judged("CPU jobs per run (info)", cpu / replicas, p.cpu_jobs * volume, CheckKind::INFO, 0));
-  rows.push_back(judged("GPU time per GPU job s (info)", s.total_gpu_time() / std::max(1.0, static_cast<double>(s.gpu_jobs())),
-                        p.gpu_time_per_job_s, CheckKind::INFO, 0));
+  rows.push_back(judged("GPU time per GPU job s (info)",
+                        s.total_gpu_time() / std::max(1.0, static_cast<double>(s.gpu_jobs())), p.gpu_time_per_job_s,
+                        CheckKind::INFO, 0));
 }
 
 } // namespace

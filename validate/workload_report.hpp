@@ -1,20 +1,20 @@
 #pragma once
 
-#include "acme/validate/workload_reference.hpp"
-#include "acme/validate/workload_stats.hpp"
-
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "validate/workload_reference.hpp"
+#include "validate/workload_stats.hpp"
 
 namespace acme::validate {
 
 /// How a row is judged.
 enum class CheckKind : std::uint8_t {
-  KS,           ///< Kolmogorov-Smirnov distance on the paper's grid, <= tolerance
-  POINTS,       ///< shares in percent, |generated - paper| <= tolerance percentage points
-  RELATIVE,     ///< |generated / paper - 1| <= tolerance
-  INFO,         ///< shown, not judged
+  KS,       ///< Kolmogorov-Smirnov distance on the paper's grid, <= tolerance
+  POINTS,   ///< shares in percent, |generated - paper| <= tolerance percentage points
+  RELATIVE, ///< |generated / paper - 1| <= tolerance
+  INFO,     ///< shown, not judged
 };
 
 /// One line of the report.

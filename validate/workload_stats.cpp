@@ -1,4 +1,4 @@
-#include "acme/validate/workload_stats.hpp"
+#include "validate/workload_stats.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,8 +81,8 @@ double ClusterStats::total_gpu_time() const {
   return std::accumulate(gpu_s_by_gpus_.begin(), gpu_s_by_gpus_.end(), 0.0);
 }
 
-std::array<double, DURATION_GRID_POINTS> ClusterStats::cdf(const std::array<std::uint64_t, DURATION_GRID_POINTS + 1>& counts,
-                                                           std::uint64_t total) {
+std::array<double, DURATION_GRID_POINTS>
+ClusterStats::cdf(const std::array<std::uint64_t, DURATION_GRID_POINTS + 1>& counts, std::uint64_t total) {
   constexpr double PERCENT = 100.0;
   std::array<double, DURATION_GRID_POINTS> out{};
   std::uint64_t seen = 0;

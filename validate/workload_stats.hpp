@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/model/job.hpp"
-
 #include <array>
 #include <cstdint>
 #include <vector>
+
+#include "sim/model/job.hpp"
 
 namespace acme::validate {
 

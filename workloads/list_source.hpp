@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/workloads/workload_source.hpp"
-
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads {
 

@@ -1,14 +1,16 @@
-#include "acme/workloads/merged_source.hpp"
-
-#include "acme/model/units.hpp"
+#include "workloads/merged_source.hpp"
 
 #include <cmath>
 #include <limits>
 
+#include "sim/model/units.hpp"
+
 namespace acme::workloads {
 
 MergedSource::MergedSource(std::vector<Part> parts, double epoch_unix_s, std::uint64_t limit)
-    : parts_(std::move(parts)), epoch_unix_s_(epoch_unix_s), limit_(limit) {
+    : parts_(std::move(parts))
+    , epoch_unix_s_(epoch_unix_s)
+    , limit_(limit) {
   double first = std::numeric_limits<double>::infinity();
   for (auto& part : parts_) {
     heads_.push_back(part.next());

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/workloads/workload_source.hpp"
-
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads {
 

@@ -1,9 +1,9 @@
-#include "acme/workloads/eval/eval_dispatch_source.hpp"
-#include "acme/workloads/eval/eval_request_workload.hpp"
-#include "acme/workloads/merged_source.hpp"
-#include "acme/workloads/replay/trace_formats.hpp"
-#include "acme/workloads/synthetic/synthetic_workload.hpp"
-#include "acme/workloads/workload_source.hpp"
+#include "workloads/eval/eval_dispatch_source.hpp"
+#include "workloads/eval/eval_request_workload.hpp"
+#include "workloads/merged_source.hpp"
+#include "workloads/replay/trace_formats.hpp"
+#include "workloads/synthetic/synthetic_workload.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads {
 namespace {
@@ -70,8 +70,8 @@ std::unique_ptr<WorkloadSource> make_trace_workload(const WorkloadContext& ctx, 
   BadRowPolicy on_bad_row = parse_bad_row(section["on_bad_row"]);
   std::vector<MergedSource::Part> parts;
   for (auto& [cluster, path_node] : trace_files(cfg, section)) {
-    TracePartRequest request{format_name, format, cfg.resolve_path(path_node.as_string()), cluster, &cfg, ctx.users,
-                             on_bad_row};
+    TracePartRequest request{format_name, format,    cfg.resolve_path(path_node.as_string()), cluster, &cfg,
+                             ctx.users,   on_bad_row};
     parts.push_back(open_trace_part(request));
   }
   std::uint64_t limit = 0;

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/model/job.hpp"
-#include "acme/model/name_table.hpp"
-
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+
+#include "sim/config/config.hpp"
+#include "sim/model/job.hpp"
+#include "sim/model/name_table.hpp"
 
 namespace acme::workloads {
 

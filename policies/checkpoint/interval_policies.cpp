@@ -1,4 +1,4 @@
-#include "acme/policies/checkpoint/interval_policies.hpp"
+#include "policies/checkpoint/interval_policies.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,8 +26,8 @@ double daly_interval_s(double cost_s, double mtbf_s) {
 }
 
 double OptimalIntervalCheckpoint::interval_s(const CheckpointSituation& s) const {
-  double t = higher_order_ ? daly_interval_s(s.checkpoint_cost_s, s.mtbf_s)
-                           : young_interval_s(s.checkpoint_cost_s, s.mtbf_s);
+  double t =
+      higher_order_ ? daly_interval_s(s.checkpoint_cost_s, s.mtbf_s) : young_interval_s(s.checkpoint_cost_s, s.mtbf_s);
   return std::max(t, min_interval_s_);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/policies/checkpoint/checkpoint_policy.hpp"
+#include "policies/checkpoint/checkpoint_policy.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::policies {
 
@@ -26,7 +26,8 @@ private:
 class OptimalIntervalCheckpoint final : public CheckpointPolicy {
 public:
   OptimalIntervalCheckpoint(bool higher_order, double min_interval_s)
-      : higher_order_(higher_order), min_interval_s_(min_interval_s) {}
+      : higher_order_(higher_order)
+      , min_interval_s_(min_interval_s) {}
   double interval_s(const CheckpointSituation& s) const override;
 
 private:

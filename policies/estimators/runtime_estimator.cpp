@@ -1,8 +1,8 @@
-#include "acme/policies/estimators/runtime_estimator.hpp"
-
-#include "acme/model/units.hpp"
+#include "policies/estimators/runtime_estimator.hpp"
 
 #include <cstdio>
+
+#include "sim/model/units.hpp"
 
 namespace acme::policies {
 namespace {

@@ -1,14 +1,14 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/model/job.hpp"
-#include "acme/policies/registry.hpp"
-
 #include <array>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "policies/registry.hpp"
+#include "sim/config/node.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::policies {
 

@@ -1,4 +1,4 @@
-#include "acme/policies/eval/coupled_dispatch.hpp"
+#include "policies/eval/coupled_dispatch.hpp"
 
 namespace acme::policies {
 

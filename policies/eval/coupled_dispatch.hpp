@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/policies/eval/eval_dispatch.hpp"
-#include "acme/policies/eval/trial_sizing.hpp"
-
 #include <vector>
+
+#include "policies/eval/eval_dispatch.hpp"
+#include "policies/eval/trial_sizing.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::policies {
 

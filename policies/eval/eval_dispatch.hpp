@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/model/ids.hpp"
-#include "acme/model/job.hpp"
-#include "acme/model/units.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::policies {
 

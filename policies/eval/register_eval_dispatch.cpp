@@ -1,6 +1,6 @@
-#include "acme/policies/builtin.hpp"
-#include "acme/policies/eval/coupled_dispatch.hpp"
-#include "acme/policies/eval/trial_coordinator.hpp"
+#include "policies/builtin.hpp"
+#include "policies/eval/coupled_dispatch.hpp"
+#include "policies/eval/trial_coordinator.hpp"
 
 namespace acme::policies {
 

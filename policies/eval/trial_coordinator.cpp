@@ -1,9 +1,9 @@
-#include "acme/policies/eval/trial_coordinator.hpp"
-
-#include "acme/policies/scheduling/policy_params.hpp"
+#include "policies/eval/trial_coordinator.hpp"
 
 #include <algorithm>
 #include <string>
+
+#include "policies/scheduling/policy_params.hpp"
 
 namespace acme::policies {
 namespace {

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/policies/eval/eval_dispatch.hpp"
-#include "acme/policies/eval/trial_packing.hpp"
-#include "acme/policies/eval/trial_sizing.hpp"
-
 #include <cstdint>
 #include <vector>
+
+#include "policies/eval/eval_dispatch.hpp"
+#include "policies/eval/trial_packing.hpp"
+#include "policies/eval/trial_sizing.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::policies {
 

@@ -1,10 +1,10 @@
-#include "acme/policies/eval/trial_packing.hpp"
-
-#include "acme/model/assert.hpp"
+#include "policies/eval/trial_packing.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::policies {
 namespace {

@@ -1,9 +1,9 @@
-#include "acme/policies/eval/trial_sizing.hpp"
-
-#include "acme/policies/scheduling/policy_params.hpp"
+#include "policies/eval/trial_sizing.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "policies/scheduling/policy_params.hpp"
 
 namespace acme::policies {
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/policies/eval/eval_dispatch.hpp"
-#include "acme/policies/registry.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "policies/eval/eval_dispatch.hpp"
+#include "policies/registry.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::policies {
 

@@ -1,4 +1,4 @@
-#include "acme/policies/placement/first_fit.hpp"
+#include "policies/placement/first_fit.hpp"
 
 namespace acme::policies {
 

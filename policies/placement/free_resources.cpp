@@ -1,8 +1,8 @@
-#include "acme/model/assert.hpp"
-#include "acme/policies/placement/placement_policy.hpp"
-
 #include <algorithm>
 #include <limits>
+
+#include "policies/placement/placement_policy.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::policies {
 

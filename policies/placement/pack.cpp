@@ -1,4 +1,4 @@
-#include "acme/policies/placement/pack.hpp"
+#include "policies/placement/pack.hpp"
 
 namespace acme::policies {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "acme/policies/placement/placement_policy.hpp"
+#include "policies/placement/placement_policy.hpp"
 
 namespace acme::policies {
 

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/model/cluster_view.hpp"
-#include "acme/model/decision.hpp"
-#include "acme/model/job.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <vector>
+
+#include "sim/model/cluster_view.hpp"
+#include "sim/model/decision.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::policies {
 

@@ -1,4 +1,4 @@
-#include "acme/policies/placement/random.hpp"
+#include "policies/placement/random.hpp"
 
 #include <algorithm>
 #include <string>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/model/rng.hpp"
-#include "acme/policies/placement/placement_policy.hpp"
-
 #include <cstdint>
 #include <string_view>
+
+#include "policies/placement/placement_policy.hpp"
+#include "sim/model/rng.hpp"
 
 namespace acme::policies {
 

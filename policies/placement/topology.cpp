@@ -1,4 +1,4 @@
-#include "acme/policies/placement/topology.hpp"
+#include "policies/placement/topology.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -112,7 +112,8 @@ std::optional<model::Placement> topology_gang(const FreeResources& free, std::ui
   for (std::uint32_t l = 0; l < order.size(); ++l) {
     order[l] = l;
   }
-  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return idle.gpus[a] > idle.gpus[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return idle.gpus[a] > idle.gpus[b]; });
   model::Placement placement;
   std::uint64_t remaining = gpus;
   for (std::size_t i = 0; i < order.size() && remaining > 0; ++i) {

@@ -1,20 +1,21 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/model/distribution.hpp"
-#include "acme/policies/recovery/recovery_policy.hpp"
+#include "policies/recovery/recovery_policy.hpp"
+#include "sim/config/node.hpp"
+#include "sim/model/distribution.hpp"
 
 namespace acme::policies {
 
 /// `manual`: on-call people. Parameters (defaults are assumptions: Acme's pre-automation practice is
 /// described, not measured, in the paper §6.1):
 struct ManualRecoveryParams {
-  double work_start_s = 9 * 3600.0;            ///< working hours start, local time
-  double work_end_s = 21 * 3600.0;             ///< working hours end, local time
-  bool weekends_off = true;                    ///< Saturday and Sunday count as off hours
-  model::Distribution day_detect{model::Distribution::Kind::LOGNORMAL, 20 * 60.0, 0.8};   ///< in working hours
-  model::Distribution night_detect{model::Distribution::Kind::LOGNORMAL, 4 * 3600.0, 0.8}; ///< off hours, capped by the next working morning
-  double hang_timeout_s = 30 * 60.0;           ///< a hang shows only after the collective timeout (NCCL watchdog default 30 min)
+  double work_start_s = 9 * 3600.0; ///< working hours start, local time
+  double work_end_s = 21 * 3600.0;  ///< working hours end, local time
+  bool weekends_off = true;         ///< Saturday and Sunday count as off hours
+  model::Distribution day_detect{model::Distribution::Kind::LOGNORMAL, 20 * 60.0, 0.8}; ///< in working hours
+  model::Distribution night_detect{model::Distribution::Kind::LOGNORMAL, 4 * 3600.0,
+                                   0.8}; ///< off hours, capped by the next working morning
+  double hang_timeout_s = 30 * 60.0; ///< a hang shows only after the collective timeout (NCCL watchdog default 30 min)
   model::Distribution diagnose{model::Distribution::Kind::LOGNORMAL, 45 * 60.0, 0.7};
   model::Distribution isolate{model::Distribution::Kind::LOGNORMAL, 30 * 60.0, 0.5};
 

@@ -1,9 +1,9 @@
-#include "acme/config/distribution_parse.hpp"
-#include "acme/policies/recovery/automatic_recovery.hpp"
-#include "acme/policies/recovery/manual_recovery.hpp"
-#include "acme/policies/registry.hpp"
-
 #include <algorithm>
+
+#include "policies/recovery/automatic_recovery.hpp"
+#include "policies/recovery/manual_recovery.hpp"
+#include "policies/registry.hpp"
+#include "sim/config/distribution_parse.hpp"
 
 namespace acme::policies {
 namespace {
@@ -18,7 +18,9 @@ void read_distribution(const config::Node& node, const char* key, model::Distrib
   }
 }
 
-bool is_off_day(int weekday, bool weekends_off) { return weekends_off && weekday >= SATURDAY; }
+bool is_off_day(int weekday, bool weekends_off) {
+  return weekends_off && weekday >= SATURDAY;
+}
 
 } // namespace
 

@@ -1,10 +1,10 @@
-#include "acme/policies/scheduling/availability_profile.hpp"
-
-#include "acme/policies/scheduling/node_tally.hpp"
+#include "policies/scheduling/availability_profile.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <limits>
+
+#include "policies/scheduling/node_tally.hpp"
 
 namespace acme::policies {
 namespace {

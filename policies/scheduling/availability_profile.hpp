@@ -1,14 +1,14 @@
 #pragma once
 
-#include "acme/model/decision.hpp"
-#include "acme/model/job.hpp"
-#include "acme/policies/placement/placement_policy.hpp"
-#include "acme/policies/scheduling/running_jobs.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
+
+#include "policies/placement/placement_policy.hpp"
+#include "policies/scheduling/running_jobs.hpp"
+#include "sim/model/decision.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::policies {
 

@@ -1,9 +1,9 @@
-#include "acme/policies/scheduling/conservative_backfill.hpp"
-
-#include "acme/policies/scheduling/ordered_params.hpp"
-#include "acme/policies/scheduling/queue_order.hpp"
+#include "policies/scheduling/conservative_backfill.hpp"
 
 #include <algorithm>
+
+#include "policies/scheduling/ordered_params.hpp"
+#include "policies/scheduling/queue_order.hpp"
 
 namespace acme::policies {
 namespace {
@@ -23,7 +23,8 @@ std::vector<ParamDoc> ConservativeBackfillParams::docs() {
 }
 
 ConservativeBackfillScheduler::ConservativeBackfillScheduler(ConservativeBackfillParams params)
-    : QueueScheduler(params.estimator), params_(params) {}
+    : QueueScheduler(params.estimator)
+    , params_(params) {}
 
 void ConservativeBackfillScheduler::enqueue(const model::JobEntry& entry) {
   queue_.insert(FifoOrder{}.key(entry, now_s()));

@@ -1,16 +1,16 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/policies/registry.hpp"
-#include "acme/policies/scheduling/availability_profile.hpp"
-#include "acme/policies/scheduling/ordered_queue.hpp"
-#include "acme/policies/scheduling/policy_params.hpp"
-#include "acme/policies/scheduling/queue_scheduler.hpp"
-
 #include <limits>
 #include <map>
 #include <memory>
 #include <vector>
+
+#include "policies/registry.hpp"
+#include "policies/scheduling/availability_profile.hpp"
+#include "policies/scheduling/ordered_queue.hpp"
+#include "policies/scheduling/policy_params.hpp"
+#include "policies/scheduling/queue_scheduler.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::policies {
 
@@ -47,8 +47,7 @@ protected:
 
 private:
   void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-  bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes,
-                     std::vector<model::Decision>& out);
+  bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
   void consider(const model::JobEntry& entry, std::vector<model::Decision>& out);
 
   ConservativeBackfillParams params_;

@@ -1,6 +1,6 @@
-#include "acme/policies/scheduling/easy_backfill.hpp"
+#include "policies/scheduling/easy_backfill.hpp"
 
-#include "acme/policies/scheduling/ordered_params.hpp"
+#include "policies/scheduling/ordered_params.hpp"
 
 namespace acme::policies {
 

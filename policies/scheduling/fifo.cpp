@@ -1,4 +1,4 @@
-#include "acme/policies/scheduling/fifo.hpp"
+#include "policies/scheduling/fifo.hpp"
 
 #include <type_traits>
 

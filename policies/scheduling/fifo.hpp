@@ -1,7 +1,7 @@
 #pragma once
 
-#include "acme/policies/scheduling/job_queue.hpp"
-#include "acme/policies/scheduling/scheduler.hpp"
+#include "policies/scheduling/job_queue.hpp"
+#include "policies/scheduling/scheduler.hpp"
 
 namespace acme::policies {
 

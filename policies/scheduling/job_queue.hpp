@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/model/ids.hpp"
-
 #include <deque>
 #include <utility>
+
+#include "sim/model/ids.hpp"
 
 namespace acme::policies {
 

@@ -1,10 +1,10 @@
-#include "acme/policies/scheduling/kube_quota.hpp"
-
-#include "acme/policies/scheduling/ordered_params.hpp"
-#include "acme/policies/scheduling/queue_order.hpp"
+#include "policies/scheduling/kube_quota.hpp"
 
 #include <algorithm>
 #include <set>
+
+#include "policies/scheduling/ordered_params.hpp"
+#include "policies/scheduling/queue_order.hpp"
 
 namespace acme::policies {
 namespace {
@@ -128,8 +128,7 @@ void KubeQuotaScheduler::arrivals_pass(const model::ClusterView& cluster, const 
   }
 }
 
-KubeQuotaScheduler::Step KubeQuotaScheduler::consider(const model::JobEntry& entry,
-                                                      std::vector<model::Decision>& out) {
+KubeQuotaScheduler::Step KubeQuotaScheduler::consider(const model::JobEntry& entry, std::vector<model::Decision>& out) {
   const model::JobSpec& job = entry.spec;
   if (!quota_->can_ever_run(job)) {
     queue_of(job).erase(job.id);

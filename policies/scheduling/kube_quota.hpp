@@ -1,17 +1,17 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/policies/registry.hpp"
-#include "acme/policies/scheduling/ordered_queue.hpp"
-#include "acme/policies/scheduling/policy_params.hpp"
-#include "acme/policies/scheduling/queue_scheduler.hpp"
-#include "acme/policies/scheduling/quota_book.hpp"
-
 #include <limits>
 #include <map>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include "policies/registry.hpp"
+#include "policies/scheduling/ordered_queue.hpp"
+#include "policies/scheduling/policy_params.hpp"
+#include "policies/scheduling/queue_scheduler.hpp"
+#include "policies/scheduling/quota_book.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::policies {
 
@@ -48,8 +48,7 @@ private:
   enum class Step : std::uint8_t { STARTED, REJECTED, WAITING, RECLAIMED };
 
   void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-  void arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes,
-                     std::vector<model::Decision>& out);
+  void arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
   Step consider(const model::JobEntry& entry, std::vector<model::Decision>& out);
   bool may_reclaim() const;
   OrderedQueue& queue_of(const model::JobSpec& job);

@@ -1,9 +1,9 @@
-#include "acme/policies/scheduling/las.hpp"
-
-#include "acme/policies/scheduling/ordered_params.hpp"
-#include "acme/policies/scheduling/victim_planner.hpp"
+#include "policies/scheduling/las.hpp"
 
 #include <algorithm>
+
+#include "policies/scheduling/ordered_params.hpp"
+#include "policies/scheduling/victim_planner.hpp"
 
 namespace acme::policies {
 namespace {
@@ -52,7 +52,8 @@ std::vector<ParamDoc> LasParams::docs() {
 }
 
 LasScheduler::LasScheduler(LasParams params)
-    : params_(std::move(params)), by_level_(params_.thresholds_gpu_s.size() + 1) {}
+    : params_(std::move(params))
+    , by_level_(params_.thresholds_gpu_s.size() + 1) {}
 
 std::uint32_t LasScheduler::level_of(double service_gpu_s) const {
   const auto& t = params_.thresholds_gpu_s;
@@ -242,6 +243,8 @@ bool LasScheduler::try_preempt_for(const model::JobEntry& entry, std::vector<mod
   return true;
 }
 
-std::unique_ptr<Scheduler> make_las(const LasParams& params) { return std::make_unique<LasScheduler>(params); }
+std::unique_ptr<Scheduler> make_las(const LasParams& params) {
+  return std::make_unique<LasScheduler>(params);
+}
 
 } // namespace acme::policies

@@ -1,17 +1,17 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/policies/registry.hpp"
-#include "acme/policies/scheduling/ordered_queue.hpp"
-#include "acme/policies/scheduling/policy_params.hpp"
-#include "acme/policies/scheduling/queue_scheduler.hpp"
-
 #include <limits>
 #include <map>
 #include <memory>
 #include <set>
 #include <unordered_map>
 #include <vector>
+
+#include "policies/registry.hpp"
+#include "policies/scheduling/ordered_queue.hpp"
+#include "policies/scheduling/policy_params.hpp"
+#include "policies/scheduling/queue_scheduler.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::policies {
 
@@ -61,9 +61,9 @@ private:
   struct Running {
     std::uint32_t level = 0;
     double counted_at_start_gpu_s = 0.0;
-    double share = 0.0;        ///< GPUs held (a fractional job: its share)
+    double share = 0.0; ///< GPUs held (a fractional job: its share)
     double start_s = 0.0;
-    double demote_at_s = 0.0;  ///< when its service crosses its queue's threshold (+inf in the last queue)
+    double demote_at_s = 0.0; ///< when its service crosses its queue's threshold (+inf in the last queue)
   };
   enum class Step : std::uint8_t { STARTED, NOT_NOW, PREEMPTED };
 
@@ -78,7 +78,7 @@ private:
 
   LasParams params_;
   OrderedQueue queue_;
-  std::unordered_map<model::JobId, double> offset_gpu_s_;     ///< service no longer counted (promotions)
+  std::unordered_map<model::JobId, double> offset_gpu_s_; ///< service no longer counted (promotions)
   std::unordered_map<model::JobId, Running> running_info_;
   std::vector<std::set<std::pair<double, model::JobId>>> by_level_; ///< running jobs per queue, by start
   std::set<std::pair<double, model::JobId>> demotions_;

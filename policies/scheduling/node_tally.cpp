@@ -1,8 +1,8 @@
-#include "acme/policies/scheduling/node_tally.hpp"
-
-#include "acme/model/assert.hpp"
+#include "policies/scheduling/node_tally.hpp"
 
 #include <algorithm>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::policies {
 

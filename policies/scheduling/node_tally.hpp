@@ -1,18 +1,20 @@
 #pragma once
 
-#include "acme/model/decision.hpp"
-#include "acme/model/ids.hpp"
-#include "acme/model/job.hpp"
-#include "acme/policies/placement/placement_policy.hpp"
-
 #include <cstdint>
 #include <vector>
+
+#include "policies/placement/placement_policy.hpp"
+#include "sim/model/decision.hpp"
+#include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::policies {
 
 /// Whole GPUs a share is planned to hold: its whole GPUs, or one for a share of a shared GPU (it may
 /// have opened that GPU; plans assume it did, which never promises more than there is).
-constexpr std::uint32_t planned_gpus(const model::NodeShare& share) { return share.gpus + (share.milli > 0 ? 1 : 0); }
+constexpr std::uint32_t planned_gpus(const model::NodeShare& share) {
+  return share.gpus + (share.milli > 0 ? 1 : 0);
+}
 
 /// Free GPUs per up node at one moment of a plan (now, or a future instant once some running jobs
 /// have ended), with the number of nodes at each free level and the GPUs of idle nodes, so that "would

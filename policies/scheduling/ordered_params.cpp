@@ -1,4 +1,4 @@
-#include "acme/policies/scheduling/ordered_params.hpp"
+#include "policies/scheduling/ordered_params.hpp"
 
 namespace acme::policies {
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/policies/registry.hpp"
-#include "acme/policies/scheduling/ordered_scheduler.hpp"
-
 #include <string>
 #include <vector>
+
+#include "policies/registry.hpp"
+#include "policies/scheduling/ordered_scheduler.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::policies {
 

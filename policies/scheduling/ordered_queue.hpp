@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/model/ids.hpp"
-
 #include <compare>
 #include <set>
 #include <unordered_map>
+
+#include "sim/model/ids.hpp"
 
 namespace acme::policies {
 

@@ -1,5 +1,4 @@
-#include "acme/policies/scheduling/ordered_scheduler.hpp"
-
+#include "policies/scheduling/ordered_scheduler.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -10,7 +9,8 @@ constexpr std::uint32_t NO_LIMIT = std::numeric_limits<std::uint32_t>::max();
 } // namespace
 
 OrderedScheduler::OrderedScheduler(OrderedSchedulerConfig config)
-    : QueueScheduler(config.estimator), config_(std::move(config)) {
+    : QueueScheduler(config.estimator)
+    , config_(std::move(config)) {
   switch (config_.order) {
   case OrderKind::FIFO:
     order_ = std::make_unique<FifoOrder>();

@@ -1,18 +1,18 @@
 #pragma once
 
-#include "acme/policies/scheduling/ordered_queue.hpp"
-#include "acme/policies/scheduling/policy_params.hpp"
-#include "acme/policies/scheduling/priority_order.hpp"
-#include "acme/policies/scheduling/queue_order.hpp"
-#include "acme/policies/scheduling/queue_scheduler.hpp"
-#include "acme/policies/scheduling/quota_book.hpp"
-#include "acme/policies/scheduling/shadow_profile.hpp"
-#include "acme/policies/scheduling/windowed_queue.hpp"
-
 #include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include "policies/scheduling/ordered_queue.hpp"
+#include "policies/scheduling/policy_params.hpp"
+#include "policies/scheduling/priority_order.hpp"
+#include "policies/scheduling/queue_order.hpp"
+#include "policies/scheduling/queue_scheduler.hpp"
+#include "policies/scheduling/quota_book.hpp"
+#include "policies/scheduling/shadow_profile.hpp"
+#include "policies/scheduling/windowed_queue.hpp"
 
 namespace acme::policies {
 
@@ -28,11 +28,11 @@ enum class BackfillMode : std::uint8_t {
 /// The building blocks of the single-queue schedulers (easy_backfill, sjf, priority, quota).
 struct OrderedSchedulerConfig {
   OrderKind order = OrderKind::FIFO;
-  PriorityParams priority;             ///< with OrderKind::PRIORITY
+  PriorityParams priority; ///< with OrderKind::PRIORITY
   BackfillMode backfill = BackfillMode::NONE;
   std::uint32_t depth = DEFAULT_QUEUE_DEPTH;
   EstimatorParams estimator;
-  std::optional<QuotaParams> quota;    ///< quota admission, borrowing and reclaim
+  std::optional<QuotaParams> quota; ///< quota admission, borrowing and reclaim
 };
 
 /// One ordered GPU queue scanned at most `depth` jobs deep per pass, with a backfill mode and optional
@@ -63,8 +63,7 @@ private:
   enum class Step : std::uint8_t { STARTED, SKIPPED, NOT_NOW, RECLAIMED };
 
   void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-  bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes,
-                     std::vector<model::Decision>& out);
+  bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
   Step consider(const model::JobEntry& entry, bool backfilling, std::vector<model::Decision>& out);
   void ensure_shadow();
   bool try_reclaim(const model::JobEntry& entry, std::vector<model::Decision>& out);

@@ -1,4 +1,4 @@
-#include "acme/policies/scheduling/policy_params.hpp"
+#include "policies/scheduling/policy_params.hpp"
 
 #include <cstdio>
 
@@ -7,7 +7,9 @@ namespace {
 constexpr std::string_view TYPE_KEYS[model::JOB_TYPE_COUNT] = {"pretrain", "sft", "mllm", "eval", "debug", "other"};
 } // namespace
 
-std::string_view job_type_key(model::JobType type) { return TYPE_KEYS[static_cast<std::size_t>(type)]; }
+std::string_view job_type_key(model::JobType type) {
+  return TYPE_KEYS[static_cast<std::size_t>(type)];
+}
 
 std::optional<model::JobType> job_type_from_key(std::string_view key) {
   for (model::JobType type : model::ALL_JOB_TYPES) {

@@ -1,14 +1,14 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/model/job.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "sim/config/node.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::policies {
 

@@ -1,6 +1,6 @@
-#include "acme/policies/scheduling/priority.hpp"
+#include "policies/scheduling/priority.hpp"
 
-#include "acme/policies/scheduling/ordered_params.hpp"
+#include "policies/scheduling/ordered_params.hpp"
 
 namespace acme::policies {
 

@@ -1,10 +1,10 @@
-#include "acme/policies/scheduling/priority_order.hpp"
-
-#include "acme/policies/scheduling/policy_params.hpp"
+#include "policies/scheduling/priority_order.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+
+#include "policies/scheduling/policy_params.hpp"
 
 namespace acme::policies {
 
@@ -27,8 +27,8 @@ PriorityParams PriorityParams::parse(const config::Node& node) {
 }
 
 std::vector<std::string> PriorityParams::keys() {
-  return {"type_weight", "age_weight", "fairshare_weight", "type_factor", "max_age", "fairshare_half_life",
-          "recalc_interval"};
+  return {"type_weight", "age_weight",          "fairshare_weight", "type_factor",
+          "max_age",     "fairshare_half_life", "recalc_interval"};
 }
 
 std::vector<ParamDoc> PriorityParams::docs() {

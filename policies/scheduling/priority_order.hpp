@@ -1,13 +1,13 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/model/units.hpp"
-#include "acme/policies/registry.hpp"
-#include "acme/policies/scheduling/queue_order.hpp"
-
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "policies/registry.hpp"
+#include "policies/scheduling/queue_order.hpp"
+#include "sim/config/node.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::policies {
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/model/cluster_view.hpp"
-#include "acme/policies/scheduling/ordered_queue.hpp"
-#include "acme/policies/scheduling/running_jobs.hpp"
-
 #include <functional>
+
+#include "policies/scheduling/ordered_queue.hpp"
+#include "policies/scheduling/running_jobs.hpp"
+#include "sim/model/cluster_view.hpp"
 
 namespace acme::policies {
 

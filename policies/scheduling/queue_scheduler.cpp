@@ -1,4 +1,4 @@
-#include "acme/policies/scheduling/queue_scheduler.hpp"
+#include "policies/scheduling/queue_scheduler.hpp"
 
 #include <algorithm>
 #include <type_traits>
@@ -47,8 +47,7 @@ void QueueScheduler::intake(const model::Event& event, const model::ClusterView&
       event);
 }
 
-void QueueScheduler::job_ended(const model::JobEnded& ended, const model::ClusterView& cluster,
-                               RoundChanges& changes) {
+void QueueScheduler::job_ended(const model::JobEnded& ended, const model::ClusterView& cluster, RoundChanges& changes) {
   changes.released = true;
   preempting_.erase(ended.job);
   if (auto job = running_.remove(ended.job)) {

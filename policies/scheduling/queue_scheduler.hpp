@@ -1,14 +1,14 @@
 #pragma once
 
-#include "acme/policies/estimators/runtime_estimator.hpp"
-#include "acme/policies/scheduling/job_queue.hpp"
-#include "acme/policies/scheduling/running_jobs.hpp"
-#include "acme/policies/scheduling/scheduler.hpp"
-
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <vector>
+
+#include "policies/estimators/runtime_estimator.hpp"
+#include "policies/scheduling/job_queue.hpp"
+#include "policies/scheduling/running_jobs.hpp"
+#include "policies/scheduling/scheduler.hpp"
 
 namespace acme::policies {
 
@@ -20,10 +20,10 @@ inline constexpr double PREEMPTION_WAIT_LIMIT_S = 3600.0;
 
 /// What changed since the previous round, as far as deciding starts is concerned.
 struct RoundChanges {
-  bool released = false;              ///< GPUs were freed: a job ended (any cause) or a node came back
-  bool nodes_down = false;            ///< a node went down (reservations computed on it are void)
-  bool overrun = false;               ///< a running job passed its estimated end (plans built on it are void)
-  std::vector<model::JobId> arrived;  ///< GPU jobs queued this round (new or back after preemption)
+  bool released = false;             ///< GPUs were freed: a job ended (any cause) or a node came back
+  bool nodes_down = false;           ///< a node went down (reservations computed on it are void)
+  bool overrun = false;              ///< a running job passed its estimated end (plans built on it are void)
+  std::vector<model::JobId> arrived; ///< GPU jobs queued this round (new or back after preemption)
 
   /// Nothing but arrivals: every job that waited before still cannot start where it could not.
   bool arrivals_only() const { return !released && !nodes_down && !overrun; }
@@ -45,8 +45,7 @@ class QueueScheduler : public Scheduler {
 public:
   explicit QueueScheduler(EstimatorParams estimator = {}) : estimator_(estimator) {}
 
-  std::vector<model::Decision> on_events(std::span<const model::Event> events,
-                                         const model::ClusterView& cluster) final;
+  std::vector<model::Decision> on_events(std::span<const model::Event> events, const model::ClusterView& cluster) final;
 
 protected:
   /// A GPU job entered the queue (first submission, or back after preemption).

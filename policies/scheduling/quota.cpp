@@ -1,12 +1,14 @@
-#include "acme/policies/scheduling/quota.hpp"
+#include "policies/scheduling/quota.hpp"
 
-#include "acme/policies/scheduling/ordered_params.hpp"
+#include "policies/scheduling/ordered_params.hpp"
 
 namespace acme::policies {
 
 QuotaSchedulerParams QuotaSchedulerParams::parse(const config::Node& node) {
-  expect_policy_keys(node, concat_keys({QuotaParams::keys(), {"order", "backfill", "queue_depth"},
-                                        PriorityParams::keys(), EstimatorParams::keys()}));
+  expect_policy_keys(node, concat_keys({QuotaParams::keys(),
+                                        {"order", "backfill", "queue_depth"},
+                                        PriorityParams::keys(),
+                                        EstimatorParams::keys()}));
   QuotaSchedulerParams p;
   p.quota = QuotaParams::parse(node);
   p.order = parse_order(node, p.order);
@@ -27,8 +29,10 @@ QuotaSchedulerParams QuotaSchedulerParams::parse(const config::Node& node) {
 std::vector<ParamDoc> QuotaSchedulerParams::docs() {
   return concat_docs({QuotaParams::docs(),
                       {{"order", "priority", "queue order: priority (multifactor, keys below) or fifo"},
-                       backfill_doc(BackfillMode::EASY), queue_depth_doc()},
-                      PriorityParams::docs(), EstimatorParams::docs()});
+                       backfill_doc(BackfillMode::EASY),
+                       queue_depth_doc()},
+                      PriorityParams::docs(),
+                      EstimatorParams::docs()});
 }
 
 OrderedSchedulerConfig QuotaSchedulerParams::to_config() const {

@@ -1,12 +1,12 @@
-#include "acme/policies/scheduling/quota_book.hpp"
-
-#include "acme/model/assert.hpp"
-#include "acme/policies/placement/placement_policy.hpp"
-#include "acme/policies/scheduling/policy_params.hpp"
-#include "acme/policies/scheduling/victim_planner.hpp"
+#include "policies/scheduling/quota_book.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "policies/placement/placement_policy.hpp"
+#include "policies/scheduling/policy_params.hpp"
+#include "policies/scheduling/victim_planner.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::policies {
 
@@ -56,7 +56,8 @@ std::vector<ParamDoc> QuotaParams::docs() {
 }
 
 QuotaBook::QuotaBook(QuotaParams params, std::uint32_t total_gpus)
-    : params_(std::move(params)), total_milli_(std::uint64_t{total_gpus} * model::MILLI_PER_GPU) {
+    : params_(std::move(params))
+    , total_milli_(std::uint64_t{total_gpus} * model::MILLI_PER_GPU) {
   if (params_.group_by == QuotaGroupBy::TYPE) {
     double reserved_gpus = 0.0;
     for (double q : params_.type_quota_gpus) {

@@ -1,15 +1,15 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/model/job.hpp"
-#include "acme/policies/registry.hpp"
-#include "acme/policies/scheduling/running_jobs.hpp"
-
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "policies/registry.hpp"
+#include "policies/scheduling/running_jobs.hpp"
+#include "sim/config/node.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::policies {
 

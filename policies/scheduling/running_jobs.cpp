@@ -1,10 +1,10 @@
-#include "acme/policies/scheduling/running_jobs.hpp"
-
-#include "acme/model/assert.hpp"
-#include "acme/policies/scheduling/node_tally.hpp"
+#include "policies/scheduling/running_jobs.hpp"
 
 #include <algorithm>
 #include <limits>
+
+#include "policies/scheduling/node_tally.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::policies {
 namespace {

@@ -1,15 +1,15 @@
 #pragma once
 
-#include "acme/model/decision.hpp"
-#include "acme/model/ids.hpp"
-#include "acme/model/job.hpp"
-
 #include <cstdint>
 #include <optional>
 #include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
+
+#include "sim/model/decision.hpp"
+#include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::policies {
 
@@ -19,11 +19,11 @@ struct RunningJob {
   model::JobId id{};
   model::JobType type = model::JobType::OTHER;
   model::UserId user{};
-  std::uint32_t gpus = 0;         ///< GPUs requested (1 for a fractional job)
-  std::uint64_t milli = 0;        ///< GPUs held in thousandths (a fractional job: its share)
-  double start_s = 0.0;           ///< start of this attempt
-  double prior_gpu_s = 0.0;       ///< GPU-seconds attained in earlier attempts
-  double est_end_s = 0.0;         ///< estimated end; pushed later when the job runs past it
+  std::uint32_t gpus = 0;   ///< GPUs requested (1 for a fractional job)
+  std::uint64_t milli = 0;  ///< GPUs held in thousandths (a fractional job: its share)
+  double start_s = 0.0;     ///< start of this attempt
+  double prior_gpu_s = 0.0; ///< GPU-seconds attained in earlier attempts
+  double est_end_s = 0.0;   ///< estimated end; pushed later when the job runs past it
   model::Placement placement;
 };
 

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "acme/model/cluster_view.hpp"
-#include "acme/model/decision.hpp"
-#include "acme/model/event.hpp"
-#include "acme/policies/placement/placement_policy.hpp"
-
 #include <memory>
 #include <span>
 #include <vector>
+
+#include "policies/placement/placement_policy.hpp"
+#include "sim/model/cluster_view.hpp"
+#include "sim/model/decision.hpp"
+#include "sim/model/event.hpp"
 
 namespace acme::policies {
 

@@ -1,4 +1,4 @@
-#include "acme/policies/scheduling/shadow_profile.hpp"
+#include "policies/scheduling/shadow_profile.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "acme/policies/scheduling/sjf.hpp"
+#include "policies/scheduling/sjf.hpp"
 
-#include "acme/policies/scheduling/ordered_params.hpp"
+#include "policies/scheduling/ordered_params.hpp"
 
 namespace acme::policies {
 
@@ -12,7 +12,9 @@ SjfParams SjfParams::parse(const config::Node& node) {
   return p;
 }
 
-std::vector<ParamDoc> SjfParams::docs() { return concat_docs({{queue_depth_doc()}, EstimatorParams::docs()}); }
+std::vector<ParamDoc> SjfParams::docs() {
+  return concat_docs({{queue_depth_doc()}, EstimatorParams::docs()});
+}
 
 OrderedSchedulerConfig SjfParams::to_config() const {
   OrderedSchedulerConfig c;

@@ -1,4 +1,4 @@
-#include "acme/policies/scheduling/victim_planner.hpp"
+#include "policies/scheduling/victim_planner.hpp"
 
 namespace acme::policies {
 namespace {

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/model/cluster_view.hpp"
-#include "acme/policies/scheduling/node_tally.hpp"
-#include "acme/policies/scheduling/running_jobs.hpp"
-
 #include <cstdint>
 #include <limits>
 #include <vector>
+
+#include "policies/scheduling/node_tally.hpp"
+#include "policies/scheduling/running_jobs.hpp"
+#include "sim/model/cluster_view.hpp"
 
 namespace acme::policies {
 

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "acme/policies/scheduling/ordered_queue.hpp"
-#include "acme/policies/scheduling/queue_order.hpp"
-
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <unordered_map>
 #include <vector>
+
+#include "policies/scheduling/ordered_queue.hpp"
+#include "policies/scheduling/queue_order.hpp"
 
 namespace acme::policies {
 

@@ -1,13 +1,15 @@
-#include "acme/cli/args.hpp"
-
-#include "acme/model/error.hpp"
+#include "sim/cli/args.hpp"
 
 #include <charconv>
+
+#include "sim/model/error.hpp"
 
 namespace acme::cli {
 
 Args::Args(std::vector<std::string> argv, std::string command)
-    : argv_(std::move(argv)), used_(argv_.size(), false), command_(std::move(command)) {}
+    : argv_(std::move(argv))
+    , used_(argv_.size(), false)
+    , command_(std::move(command)) {}
 
 void Args::fail(const std::string& what) const {
   throw ConfigError(Location{"acme-sim " + command_, 0, 0}, "", what + " (see acme-sim " + command_ + " --help)");

@@ -1,15 +1,15 @@
-#include "acme/cli/args.hpp"
-#include "acme/cli/commands.hpp"
-#include "acme/config/node.hpp"
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/study/metrics_flatten.hpp"
-#include "acme/study/regression_check.hpp"
-
 #include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+
+#include "sim/cli/args.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/config/node.hpp"
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/study/metrics_flatten.hpp"
+#include "sim/study/regression_check.hpp"
 
 namespace acme::cli {
 namespace {

@@ -1,15 +1,15 @@
 // `acme-sim gen [CONFIG] -o PATH`: writes a config's workload as AcmeTrace job traces, one per cluster.
-#include "acme/cli/args.hpp"
-#include "acme/cli/commands.hpp"
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/workloads/synthetic/trace_rows.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
+
+#include "sim/cli/args.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/metrics/atomic_file.hpp"
+#include "workloads/synthetic/trace_rows.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::cli {
 namespace {
@@ -79,8 +79,9 @@ std::string trace_path(const std::string& output, const std::string& cluster, st
   }
   if (earlier > 0) {
     throw ConfigError(Location{"acme-sim gen", 0, 0}, "",
-                      "-o " + output + ": one file, but the workload has jobs on several clusters; expected a "
-                                       "folder or a path with {cluster} in it");
+                      "-o " + output +
+                          ": one file, but the workload has jobs on several clusters; expected a "
+                          "folder or a path with {cluster} in it");
   }
   return output;
 }

@@ -1,9 +1,9 @@
-#include "acme/cli/commands.hpp"
-#include "acme/policies/builtin.hpp"
-
 #include <cstdio>
 #include <string>
 #include <string_view>
+
+#include "policies/builtin.hpp"
+#include "sim/cli/commands.hpp"
 
 namespace acme::cli {
 namespace {

@@ -1,12 +1,12 @@
-#include "acme/cli/args.hpp"
-#include "acme/cli/commands.hpp"
-#include "acme/study/plan.hpp"
-#include "acme/study/plot_hint.hpp"
-#include "acme/study/results.hpp"
-#include "acme/study/study_dir.hpp"
-
 #include <cstdio>
 #include <limits>
+
+#include "sim/cli/args.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/study/plan.hpp"
+#include "sim/study/plot_hint.hpp"
+#include "sim/study/results.hpp"
+#include "sim/study/study_dir.hpp"
 
 namespace acme::cli {
 namespace {

@@ -1,16 +1,16 @@
-#include "acme/cli/args.hpp"
-#include "acme/cli/commands.hpp"
-#include "acme/cli/progress_line.hpp"
-#include "acme/config/faults.hpp"
-#include "acme/engine/simulation.hpp"
-#include "acme/metrics/recorder.hpp"
-#include "acme/policies/builtin.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
+
+#include "policies/builtin.hpp"
+#include "sim/cli/args.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/progress_line.hpp"
+#include "sim/config/faults.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "workloads/workload_source.hpp"
 #include <unistd.h>
 
 namespace acme::cli {

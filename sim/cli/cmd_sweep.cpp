@@ -1,21 +1,20 @@
-#include "acme/cli/args.hpp"
-#include "acme/cli/commands.hpp"
-#include "acme/config/config.hpp"
-#include "acme/study/plan.hpp"
-#include "acme/study/plot_hint.hpp"
-#include "acme/study/point.hpp"
-#include "acme/study/progress_bar.hpp"
-#include "acme/study/results.hpp"
-#include "acme/study/slurm_script.hpp"
-#include "acme/study/study.hpp"
-#include "acme/study/study_dir.hpp"
-#include "acme/study/sweep_runner.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
 
+#include "sim/cli/args.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/config/config.hpp"
+#include "sim/study/plan.hpp"
+#include "sim/study/plot_hint.hpp"
+#include "sim/study/point.hpp"
+#include "sim/study/progress_bar.hpp"
+#include "sim/study/results.hpp"
+#include "sim/study/slurm_script.hpp"
+#include "sim/study/study.hpp"
+#include "sim/study/study_dir.hpp"
+#include "sim/study/sweep_runner.hpp"
 #include <unistd.h>
 
 namespace acme::cli {

@@ -1,12 +1,12 @@
 // `acme-sim validate SUBJECT`: fidelity checks, each subject in its own file (validate_<subject>.cpp).
-#include "acme/cli/commands.hpp"
-#include "acme/cli/validate_subjects.hpp"
-#include "acme/model/error.hpp"
-
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <map>
+
+#include "sim/cli/commands.hpp"
+#include "sim/cli/validate_subjects.hpp"
+#include "sim/model/error.hpp"
 #include <unistd.h>
 
 namespace acme::cli {

@@ -1,20 +1,21 @@
 // `acme-sim validate workload [CONFIG]`: the synthetic workload generator against the paper's data.
-#include "acme/cli/args.hpp"
-#include "acme/cli/commands.hpp"
-#include "acme/cli/validate_subjects.hpp"
-#include "acme/model/civil_time.hpp"
-#include "acme/validate/workload_report.hpp"
-#include "acme/workloads/synthetic/cluster_generator.hpp"
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
+#include "sim/cli/args.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/cli/validate_subjects.hpp"
+#include "sim/model/civil_time.hpp"
+#include "validate/workload_report.hpp"
+#include "workloads/synthetic/cluster_generator.hpp"
+
 namespace acme::cli {
 namespace {
 
-const char* const HELP = R"(usage: acme-sim validate workload [CONFIG] [--replicas N] [--set key.path=value ...] [--seed N]
+const char* const HELP =
+    R"(usage: acme-sim validate workload [CONFIG] [--replicas N] [--set key.path=value ...] [--seed N]
 
 Generates the synthetic workload of CONFIG (default: the embedded configs/acme.yaml; its `workload:`
 section must have kind: synthetic) and prints, per cluster, the generated value next to the paper's
@@ -114,9 +115,8 @@ int validate_workload(const ValidationContext& context) {
                            : config::load_config(o.config_path, o.overrides);
   auto options = synthetic_options(cfg);
   std::printf("validate workload: %s, preset %s, %g days from %s, scale %g, seed %llu\n", cfg.file.c_str(),
-              options.preset.c_str(), options.days,
-              model::format_datetime(options.start_unix_s, 0.0).c_str(), options.scale,
-              static_cast<unsigned long long>(options.seed));
+              options.preset.c_str(), options.days, model::format_datetime(options.start_unix_s, 0.0).c_str(),
+              options.scale, static_cast<unsigned long long>(options.seed));
   std::size_t failed = 0;
   double volume = options.scale * options.days / workloads::synthetic::PAPER_PERIOD_DAYS;
   workloads::synthetic::ParamTable params(workloads::synthetic::acme_params_text(), "acme_params.txt");

@@ -1,11 +1,11 @@
-#include "acme/cli/commands.hpp"
-#include "acme/model/assert.hpp"
-#include "acme/model/error.hpp"
-
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
+
+#include "sim/cli/commands.hpp"
+#include "sim/model/assert.hpp"
+#include "sim/model/error.hpp"
 
 namespace {
 
@@ -51,9 +51,10 @@ int dispatch(const std::string& command, std::vector<std::string> rest) {
   if (command == "validate") {
     return acme::cli::cmd_validate(std::move(rest));
   }
-  throw acme::ConfigError(acme::Location{"acme-sim", 0, 0}, "",
-                          "unknown command \"" + command +
-                              "\"; expected one of: run, list, gen, sweep, merge, check, validate (see acme-sim --help)");
+  throw acme::ConfigError(
+      acme::Location{"acme-sim", 0, 0}, "",
+      "unknown command \"" + command +
+          "\"; expected one of: run, list, gen, sweep, merge, check, validate (see acme-sim --help)");
 }
 
 } // namespace

@@ -1,8 +1,8 @@
-#include "acme/cli/progress_line.hpp"
-
-#include "acme/model/civil_time.hpp"
+#include "sim/cli/progress_line.hpp"
 
 #include <cstdio>
+
+#include "sim/model/civil_time.hpp"
 
 namespace acme::cli {
 

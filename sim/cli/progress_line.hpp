@@ -1,8 +1,8 @@
 #pragma once
 
-#include "acme/engine/simulation.hpp"
-
 #include <chrono>
+
+#include "sim/engine/simulation.hpp"
 
 namespace acme::cli {
 

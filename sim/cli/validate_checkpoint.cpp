@@ -13,22 +13,22 @@
 // 2. Young's and Daly's intervals: the engine's checkpoint count matches sqrt(2CM) and Daly's formula.
 // 3. Sweeping T, the interval with the least mean wall time lies within 10% of Daly's interval.
 // 4. Sync vs async checkpoint stalls for a 7B and a 123B model on Acme-like nodes, 30-minute interval.
-#include "acme/cli/validate_subjects.hpp"
-#include "acme/cli/validation_runs.hpp"
-#include "acme/policies/checkpoint/checkpoint_policy.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "policies/checkpoint/checkpoint_policy.hpp"
+#include "sim/cli/validate_subjects.hpp"
+#include "sim/cli/validation_runs.hpp"
 
 namespace acme::cli {
 namespace {
 
 constexpr double HOUR_S = 3600.0;
 constexpr double DAY_S = 86400.0;
-constexpr int JOBS = 1000;           // independent single-node jobs per run
-constexpr int SEEDS = 2;             // runs per point: 2,000 samples
+constexpr int JOBS = 1000; // independent single-node jobs per run
+constexpr int SEEDS = 2;   // runs per point: 2,000 samples
 constexpr double MTBF_S = 10 * HOUR_S;
 constexpr double DOWNTIME_S = 600.0; // D: detection, diagnosis, isolation
 constexpr double TOLERANCE_MEAN = 0.02;
@@ -46,9 +46,8 @@ std::vector<JobMeasure> run_oracle(const ValidationContext& ctx, const OracleSet
   for (int seed = 1; seed <= SEEDS; ++seed) {
     std::string dir = ctx.work_dir + "/" + tag + "-s" + std::to_string(seed);
     write_uniform_trace(dir + "/trace.csv", JOBS, 1, setup.work_s);
-    std::string policy = setup.policy == "fixed"
-                             ? "{name: fixed, interval: " + std::to_string(setup.interval_s) + "s}"
-                             : "{name: " + setup.policy + ", min_interval: 1s}";
+    std::string policy = setup.policy == "fixed" ? "{name: fixed, interval: " + std::to_string(setup.interval_s) + "s}"
+                                                 : "{name: " + setup.policy + ", min_interval: 1s}";
     std::string config = oracle_config(2 * JOBS, seed, 1.0 / MTBF_S * DAY_S * 1000.0, DOWNTIME_S, policy);
     auto jobs = run_and_measure(ctx, dir, config);
     all.insert(all.end(), jobs.begin(), jobs.end());
@@ -71,8 +70,8 @@ bool check_expectation(const ValidationContext& ctx, Report& report) {
   Costs c = measured_costs(jobs);
   double expected = expected_wall_s(setup.work_s, setup.interval_s, c.checkpoint_s, c.restore_s);
   double mean = mean_wall_s(jobs);
-  report.line("expected wall time, W=20h T=1h M=10h D=10min C=%.1fs R=%.1fs over %zu jobs", c.checkpoint_s,
-              c.restore_s, jobs.size());
+  report.line("expected wall time, W=20h T=1h M=10h D=10min C=%.1fs R=%.1fs over %zu jobs", c.checkpoint_s, c.restore_s,
+              jobs.size());
   return report.check("mean wall time (s)", mean, expected, TOLERANCE_MEAN);
 }
 
@@ -87,8 +86,8 @@ bool check_intervals(const ValidationContext& ctx, Report& report) {
     double formula = std::string(name) == "daly" ? policies::daly_interval_s(c.checkpoint_s, MTBF_S)
                                                  : policies::young_interval_s(c.checkpoint_s, MTBF_S);
     auto [low, high] = interval_bracket_s(jobs);
-    report.line("%-10s C = %.1f s, M = %.0f s: formula %.1f s; failure-free jobs checkpointed every %.1f..%.1f s",
-                name, c.checkpoint_s, MTBF_S, formula, low, high);
+    report.line("%-10s C = %.1f s, M = %.0f s: formula %.1f s; failure-free jobs checkpointed every %.1f..%.1f s", name,
+                c.checkpoint_s, MTBF_S, formula, low, high);
     ok = report.check_range(std::string(name) + " interval (s)", formula, low, high) && ok;
   }
   return ok;

@@ -13,28 +13,28 @@
 //    NIC shared) and stay flat beyond (more nodes, each NIC the bottleneck, storage not).
 // The platform is Seren-like (configs/studies/eval_decoupled.yaml sweeps the same setting): 8 A100s,
 // 32 cores for CPU jobs and one 25 Gb/s storage NIC per node, 100 GB/s storage.
-#include "acme/cli/validate_subjects.hpp"
-#include "acme/cli/validation_runs.hpp"
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/study/metrics_flatten.hpp"
-#include "acme/workloads/eval/dataset_catalogue.hpp"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "sim/cli/validate_subjects.hpp"
+#include "sim/cli/validation_runs.hpp"
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/study/metrics_flatten.hpp"
+#include "workloads/eval/dataset_catalogue.hpp"
+
 namespace acme::cli {
 namespace {
 
-constexpr double PAPER_RATIO_ONE_NODE = 1.3;   // data/README.md: 1.3x sooner on one node
-constexpr double PAPER_RATIO_FOUR_NODES = 1.8; // ... and 1.8x sooner on four nodes
-constexpr double RATIO_TOLERANCE = 0.15;       // issue 6: within 15% of the paper's value
+constexpr double PAPER_RATIO_ONE_NODE = 1.3;          // data/README.md: 1.3x sooner on one node
+constexpr double PAPER_RATIO_FOUR_NODES = 1.8;        // ... and 1.8x sooner on four nodes
+constexpr double RATIO_TOLERANCE = 0.15;              // issue 6: within 15% of the paper's value
 constexpr double PAPER_LOAD_PREPROCESS_SHARE = 0.295; // data/README.md: HumanEval trial profile
 constexpr double PAPER_METRIC_SHARE = 0.190;
 constexpr double PAPER_INFERENCE_SHARE = 0.515; // "about half": the rest of the trial
@@ -45,7 +45,7 @@ constexpr std::uint32_t GPUS_PER_NODE = 8;
 constexpr double MODEL_PARAMS = 7e9;
 constexpr double MODEL_BYTES = 14e9; // 7B parameters in bf16
 constexpr std::uint32_t MAX_TRIALS = 256;
-constexpr double SHARP_FALL = 0.2;    // 8 trials on a node: at most 1/5 of a lone trial's speed (fair: 1/8)
+constexpr double SHARP_FALL = 0.2; // 8 trials on a node: at most 1/5 of a lone trial's speed (fair: 1/8)
 constexpr double FLAT_TOLERANCE = 0.05;
 constexpr double GIGA = 1e9;
 
@@ -102,13 +102,15 @@ bool check_profile(const ValidationContext& ctx, Report& report) {
   report.line("HumanEval, 8 coupled trials on one node: trial %.1f s = load + preprocess %.1f s + inference %.1f s + "
               "metrics %.1f s",
               trial_s, load_preprocess_s, it->inference_s, it->metric_s);
-  bool ok = report.check_range("HumanEval load + preprocess (s)", load_preprocess_s, PAPER_MIN_LOAD_PREPROCESS_S,
-                               trial_s);
+  bool ok =
+      report.check_range("HumanEval load + preprocess (s)", load_preprocess_s, PAPER_MIN_LOAD_PREPROCESS_S, trial_s);
   ok = report.check("HumanEval load + preprocess share", load_preprocess_s / trial_s, PAPER_LOAD_PREPROCESS_SHARE,
-                    PROFILE_TOLERANCE) && ok;
+                    PROFILE_TOLERANCE) &&
+       ok;
   ok = report.check("HumanEval metric share", it->metric_s / trial_s, PAPER_METRIC_SHARE, PROFILE_TOLERANCE) && ok;
   return report.check("HumanEval inference share", it->inference_s / trial_s, PAPER_INFERENCE_SHARE,
-                      PROFILE_TOLERANCE) && ok;
+                      PROFILE_TOLERANCE) &&
+         ok;
 }
 
 /// Makespan of the 7B request on `nodes` nodes (the request's feedback latency: it is submitted at 0).
@@ -126,13 +128,14 @@ double makespan_s(const ValidationContext& ctx, Report& report, const std::strin
 bool check_ratios(const ValidationContext& ctx, Report& report) {
   std::size_t datasets = workloads::eval::builtin_catalogue().size();
   report.line("7B model on the built-in catalogue's %zu datasets, request at 0 s:", datasets);
-  bool ok = report.check_range("datasets in the catalogue", static_cast<double>(datasets), PAPER_DATASETS,
-                               PAPER_DATASETS);
+  bool ok =
+      report.check_range("datasets in the catalogue", static_cast<double>(datasets), PAPER_DATASETS, PAPER_DATASETS);
   for (auto [nodes, paper] : {std::pair{1u, PAPER_RATIO_ONE_NODE}, std::pair{4u, PAPER_RATIO_FOUR_NODES}}) {
     double coupled = makespan_s(ctx, report, "coupled", nodes);
     double decoupled = makespan_s(ctx, report, "decoupled", nodes);
     ok = report.check(fmt::format("makespan ratio coupled/decoupled, {} node{}", nodes, nodes == 1 ? "" : "s"),
-                      coupled / decoupled, paper, RATIO_TOLERANCE) && ok;
+                      coupled / decoupled, paper, RATIO_TOLERANCE) &&
+         ok;
   }
   return ok;
 }
@@ -166,7 +169,8 @@ bool check_load_curve(const ValidationContext& ctx, Report& report) {
     curve.emplace_back(n, tp);
   }
   double lone = curve.front().second;
-  double full = std::find_if(curve.begin(), curve.end(), [](const auto& p) { return p.first == GPUS_PER_NODE; })->second;
+  double full =
+      std::find_if(curve.begin(), curve.end(), [](const auto& p) { return p.first == GPUS_PER_NODE; })->second;
   bool ok = report.check_range("throughput at 8/node over 1 trial", full / lone, 0.0, SHARP_FALL);
   double low = full;
   double high = full;

@@ -1,6 +1,4 @@
-#include "acme/cli/validation_runs.hpp"
-
-#include "acme/metrics/atomic_file.hpp"
+#include "sim/cli/validation_runs.hpp"
 
 #include <fmt/format.h>
 
@@ -12,6 +10,8 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+
+#include "sim/metrics/atomic_file.hpp"
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>

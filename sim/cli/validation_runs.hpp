@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/cli/validate_subjects.hpp"
-
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "sim/cli/validate_subjects.hpp"
 
 namespace acme::cli {
 

@@ -1,12 +1,12 @@
 // The calibration file: costs of checkpoints, restores and evaluation trials measured by
 // tools/calibrate (acme-calibrate) or taken from published figures (configs/calibration/a100-spec.yaml).
 // The schema is described field by field in tools/calibrate/README.md.
-#include "acme/config/calibration.hpp"
-
-#include "acme/model/units.hpp"
+#include "sim/config/calibration.hpp"
 
 #include <array>
 #include <filesystem>
+
+#include "sim/model/units.hpp"
 
 namespace acme::config {
 namespace {

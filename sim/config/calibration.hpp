@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/config/node.hpp"
 
 namespace acme::config {
 

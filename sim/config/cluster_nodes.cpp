@@ -1,8 +1,6 @@
 // Where a cluster's nodes come from: a count in the config, a node list (Alibaba's node CSV) or the
 // header of an SWF log (kind: hpc).
-#include "acme/config/cluster_nodes.hpp"
-
-#include "acme/model/units.hpp"
+#include "sim/config/cluster_nodes.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -14,10 +12,12 @@
 #include <optional>
 #include <unordered_map>
 
+#include "sim/model/units.hpp"
+
 namespace acme::config {
 namespace {
 
-constexpr std::uint32_t DEFAULT_GPUS_PER_NODE = 8;       // paper: 8 A100 per node
+constexpr std::uint32_t DEFAULT_GPUS_PER_NODE = 8; // paper: 8 A100 per node
 // hpc clusters without a processors_per_node (config or SWF header MaxProcs / MaxNodes): every processor
 // is a node of its own, the processor-pool model of classic SWF replay (Feitelson's Parallel Workloads
 // Archive, "Standard Workload Format").
@@ -30,8 +30,8 @@ std::string resolve_beside_config(const Node& node) {
     return path.string();
   }
   // Embedded configs ("<embedded ...>") resolve against the working directory, as Config::resolve_path does.
-  std::filesystem::path base = file.front() == '<' ? std::filesystem::current_path()
-                                                   : std::filesystem::path(file).parent_path();
+  std::filesystem::path base =
+      file.front() == '<' ? std::filesystem::current_path() : std::filesystem::path(file).parent_path();
   return (base / path).lexically_normal().string();
 }
 
@@ -231,7 +231,8 @@ void parse_hpc_nodes(const Node& node, ClusterConfig& c) {
   } else if (auto max_procs = header.count("MaxProcs")) {
     c.nodes = (*max_procs + c.gpus_per_node - 1) / c.gpus_per_node;
   } else {
-    from.fail("the SWF header of \"" + c.nodes_from + "\" has neither MaxNodes nor MaxProcs; expected \"; MaxNodes: "
+    from.fail("the SWF header of \"" + c.nodes_from +
+              "\" has neither MaxNodes nor MaxProcs; expected \"; MaxNodes: "
               "N\" and \"; MaxProcs: P\" lines, or nodes: and processors_per_node: in the config");
   }
 }

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/config/node.hpp"
+#include "sim/config/config.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::config {
 

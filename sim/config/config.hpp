@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/model/distribution.hpp"
-
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "sim/config/node.hpp"
+#include "sim/model/distribution.hpp"
 
 namespace acme::config {
 
@@ -31,7 +31,7 @@ struct NetworkConfig {
   double storage_nic_bw_Bps = 0.0;
   std::uint32_t nodes_per_leaf = 0;
   std::uint32_t spines = 0;
-  double leaf_uplink_bw_Bps = 0.0;         ///< each leaf-to-spine link
+  double leaf_uplink_bw_Bps = 0.0; ///< each leaf-to-spine link
   double link_latency_s = 0.0;
 };
 
@@ -49,14 +49,14 @@ enum class ClusterKind : std::uint8_t {
 
 struct ClusterConfig {
   std::string name;
-  Location where;                        ///< of the cluster's entry, for later errors
+  Location where; ///< of the cluster's entry, for later errors
   ClusterKind kind = ClusterKind::GPU;
   double utc_offset_s = 0.0;
   std::uint32_t nodes = 0;
   /// GPUs per node (hpc: processors per node); with gpus_of_node: the most any node has.
   std::uint32_t gpus_per_node = 0;
   std::vector<std::uint32_t> gpus_of_node; ///< GPUs of each node when they differ (from nodes_from); else empty
-  std::string nodes_from;                ///< resolved path of the file the nodes came from ("" when inline)
+  std::string nodes_from;                  ///< resolved path of the file the nodes came from ("" when inline)
   std::uint32_t cpu_cores_per_node = 0;
   std::uint32_t cpu_job_cores_per_node = 0; ///< cores per node that serve CPU jobs (the CPU pool)
   double host_memory_bytes = 0.0;
@@ -66,7 +66,7 @@ struct ClusterConfig {
   StorageConfig storage;
   PolicySpec scheduler;
   PolicySpec placement;
-  model::Distribution launch_latency;    ///< from allocation to start (Kubernetes pod start); default 0
+  model::Distribution launch_latency; ///< from allocation to start (Kubernetes pod start); default 0
 
   /// GPUs (hpc: processors) of the whole cluster.
   std::uint32_t total_gpus() const;

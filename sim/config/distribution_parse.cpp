@@ -1,4 +1,4 @@
-#include "acme/config/distribution_parse.hpp"
+#include "sim/config/distribution_parse.hpp"
 
 namespace acme::config {
 namespace {
@@ -62,7 +62,8 @@ model::Distribution parse_duration_distribution(const Node& node) {
     keys({"scale", "shape"});
     d = model::Distribution{Kind::WEIBULL, required(node, "scale"), positive_number(node, "shape")};
   } else {
-    dist.fail("unknown distribution \"" + kind + "\"; expected one of: fixed, uniform, exponential, lognormal, weibull");
+    dist.fail("unknown distribution \"" + kind +
+              "\"; expected one of: fixed, uniform, exponential, lognormal, weibull");
   }
   d.min = node.get_or("min", 0.0, &Node::as_duration_s);
   d.max = node.get_or("max", 1e300, &Node::as_duration_s);

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "acme/config/node.hpp"
-#include "acme/model/distribution.hpp"
+#include "sim/config/node.hpp"
+#include "sim/model/distribution.hpp"
 
 namespace acme::config {
 

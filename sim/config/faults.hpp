@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/model/distribution.hpp"
-#include "acme/model/job.hpp"
-
 #include <string>
 #include <vector>
+
+#include "sim/config/config.hpp"
+#include "sim/model/distribution.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::config {
 
@@ -23,7 +23,7 @@ struct FailureConfig {
   std::vector<FailureCategoryConfig> categories;
   double leaf_rate_per_switch_day = 0.0;
   model::Distribution leaf_repair;
-  std::string trace_path;              ///< optional replay of (time, cluster, node, category); "" = none
+  std::string trace_path;               ///< optional replay of (time, cluster, node, category); "" = none
   bool isolated_until_operator = false; ///< isolated nodes wait for an operator instead of coming back after repair
   model::Distribution operator_return;  ///< operator's delay to return an isolated, repaired node
 
@@ -32,11 +32,11 @@ struct FailureConfig {
 
 /// `checkpoint:` — when and how training jobs save their state.
 struct CheckpointConfig {
-  PolicySpec policy;                    ///< none | fixed | young_daly | daly
-  bool async = false;                   ///< snapshot to host memory, persist in the background
-  double bytes_per_param = 14.0;        ///< mixed-precision Adam: bf16 weights 2 + fp32 master 4 + moments 8
-  std::uint32_t host_snapshots = 2;     ///< async snapshots host memory holds at once
-  double gpus_per_pcie_switch = 2.0;    ///< GPUs sharing one PCIe link to the host (HGX A100: 2)
+  PolicySpec policy;                 ///< none | fixed | young_daly | daly
+  bool async = false;                ///< snapshot to host memory, persist in the background
+  double bytes_per_param = 14.0;     ///< mixed-precision Adam: bf16 weights 2 + fp32 master 4 + moments 8
+  std::uint32_t host_snapshots = 2;  ///< async snapshots host memory holds at once
+  double gpus_per_pcie_switch = 2.0; ///< GPUs sharing one PCIe link to the host (HGX A100: 2)
   std::vector<model::JobType> applies_to{model::JobType::PRETRAIN};
   /// Model size assumed for a job that does not carry one, by its GPU count (ascending max_gpus).
   std::vector<std::pair<std::uint32_t, double>> params_by_gpus;
@@ -54,9 +54,9 @@ struct PreemptionConfig {
 
 /// `recovery:` — what happens after an infrastructure failure.
 struct RecoveryConfig {
-  PolicySpec policy;                    ///< manual | automatic
+  PolicySpec policy; ///< manual | automatic
   std::vector<model::JobType> applies_to{model::JobType::PRETRAIN};
-  std::uint32_t spare_nodes = 0;        ///< per cluster, held back for restarts (a repaired node refills)
+  std::uint32_t spare_nodes = 0; ///< per cluster, held back for restarts (a repaired node refills)
   bool applies(model::JobType type) const;
 };
 

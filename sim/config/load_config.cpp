@@ -1,18 +1,17 @@
-#include "acme/config/config.hpp"
-#include "acme/config/faults.hpp"
-
-#include "acme/model/units.hpp"
-
 #include <filesystem>
 #include <set>
+
+#include "sim/config/config.hpp"
+#include "sim/config/faults.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::config {
 namespace {
 
 // Top-level sections. Sections owned by other layers are validated by their owners.
-const std::vector<std::string> TOP_KEYS = {"seed",     "clusters",   "interconnect", "policies", "workload", "output",
-                                           "failures", "checkpoint", "preemption",   "recovery", "calibration",
-                                           "evaluation"};
+const std::vector<std::string> TOP_KEYS = {"seed",       "clusters", "interconnect", "policies",
+                                           "workload",   "output",   "failures",     "checkpoint",
+                                           "preemption", "recovery", "calibration",  "evaluation"};
 
 constexpr double DEFAULT_BACKBONE_GBITPS = 800.0; // assumption: 4 x HDR links between the clusters' spines
 constexpr double DEFAULT_BACKBONE_LATENCY_S = 5e-6;
@@ -108,8 +107,7 @@ Config parse_with_overrides(Node root, const std::string& file, const std::strin
       if (key == o.key_path || key.rfind(o.key_path + ".", 0) == 0 || key.rfind(o.key_path + "[", 0) == 0) {
         std::string message = e.what();
         std::string prefix = format_located(e.get_location(), key, "");
-        throw ConfigError(Location{"--set " + o.key_path + "=" + o.value, 0, 0}, key,
-                          message.substr(prefix.size()));
+        throw ConfigError(Location{"--set " + o.key_path + "=" + o.value, 0, 0}, key, message.substr(prefix.size()));
       }
     }
     throw;

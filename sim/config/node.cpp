@@ -1,12 +1,12 @@
-#include "acme/config/node.hpp"
-
-#include "acme/config/units.hpp"
+#include "sim/config/node.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <sstream>
+
+#include "sim/config/units.hpp"
 
 namespace acme::config {
 namespace {
@@ -24,7 +24,10 @@ ConfigError yaml_error(const YAML::Exception& e, const std::string& file) {
 } // namespace
 
 Node::Node(YAML::Node node, std::shared_ptr<const std::string> file, std::string path, Location parent_location)
-    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)), parent_location_(std::move(parent_location)) {}
+    : node_(std::move(node))
+    , file_(std::move(file))
+    , path_(std::move(path))
+    , parent_location_(std::move(parent_location)) {}
 
 Node& Node::operator=(const Node& other) {
   if (this != &other) {
@@ -36,7 +39,9 @@ Node& Node::operator=(const Node& other) {
   return *this;
 }
 
-Node& Node::operator=(Node&& other) { return *this = static_cast<const Node&>(other); }
+Node& Node::operator=(Node&& other) {
+  return *this = static_cast<const Node&>(other);
+}
 
 const std::string& Node::file() const {
   static const std::string none;
@@ -104,7 +109,9 @@ void Node::expect_keys(const std::vector<std::string>& accepted) const {
   }
 }
 
-void Node::fail(const std::string& what) const { throw ConfigError(location(), path_, what); }
+void Node::fail(const std::string& what) const {
+  throw ConfigError(location(), path_, what);
+}
 
 std::string Node::scalar_text() const {
   if (!is_defined()) {
@@ -116,7 +123,9 @@ std::string Node::scalar_text() const {
   return node_.Scalar();
 }
 
-std::string Node::as_string() const { return scalar_text(); }
+std::string Node::as_string() const {
+  return scalar_text();
+}
 
 bool Node::as_bool() const {
   std::string text = scalar_text();
@@ -184,12 +193,18 @@ double parse_positive_quantity(const Node& node, const std::string& text, Parse 
 
 } // namespace
 
-double Node::as_bytes() const { return parse_positive_quantity(*this, scalar_text(), parse_bytes, false); }
+double Node::as_bytes() const {
+  return parse_positive_quantity(*this, scalar_text(), parse_bytes, false);
+}
 double Node::as_bandwidth_Bps() const {
   return parse_positive_quantity(*this, scalar_text(), parse_bandwidth_Bps, false);
 }
-double Node::as_duration_s() const { return parse_positive_quantity(*this, scalar_text(), parse_duration_s, true); }
-double Node::as_power_W() const { return parse_positive_quantity(*this, scalar_text(), parse_power_W, true); }
+double Node::as_duration_s() const {
+  return parse_positive_quantity(*this, scalar_text(), parse_duration_s, true);
+}
+double Node::as_power_W() const {
+  return parse_positive_quantity(*this, scalar_text(), parse_power_W, true);
+}
 
 double Node::as_utc_offset_s() const {
   ParsedQuantity q = parse_utc_offset_s(scalar_text());

@@ -1,7 +1,5 @@
 #pragma once
 
-#include "acme/model/error.hpp"
-
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
@@ -10,6 +8,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "sim/model/error.hpp"
 
 namespace acme::config {
 
@@ -57,11 +57,11 @@ public:
   std::uint32_t as_count() const;
   double as_double() const;
   double as_nonnegative() const;
-  double as_bytes() const;        ///< "80GiB", "1.5TB", plain number = bytes
+  double as_bytes() const;         ///< "80GiB", "1.5TB", plain number = bytes
   double as_bandwidth_Bps() const; ///< "200Gbps", "25GBps", plain number = bytes/s
-  double as_duration_s() const;   ///< "30min", "2h", "1d", plain number = seconds
-  double as_power_W() const;      ///< "400W", "1.2kW"
-  double as_utc_offset_s() const; ///< "+08:00", "UTC", "-05:30"
+  double as_duration_s() const;    ///< "30min", "2h", "1d", plain number = seconds
+  double as_power_W() const;       ///< "400W", "1.2kW"
+  double as_utc_offset_s() const;  ///< "+08:00", "UTC", "-05:30"
 
   template <class T, class Read>
   T get_or(std::string_view key, T fallback, Read read) const {

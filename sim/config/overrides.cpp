@@ -1,6 +1,6 @@
-#include "acme/config/config.hpp"
-
 #include <charconv>
+
+#include "sim/config/config.hpp"
 
 namespace acme::config {
 namespace {
@@ -27,8 +27,8 @@ std::vector<PathStep> split_path(const std::string& path, const std::string& arg
     if (path[i] == '[') {
       auto close = path.find(']', i);
       std::size_t index = 0;
-      auto [end, ec] = std::from_chars(path.data() + i + 1, path.data() + (close == std::string::npos ? i + 1 : close),
-                                       index);
+      auto [end, ec] =
+          std::from_chars(path.data() + i + 1, path.data() + (close == std::string::npos ? i + 1 : close), index);
       if (close == std::string::npos || ec != std::errc() || end != path.data() + close) {
         bad_override(argument, "malformed index in \"" + path + "\"");
       }

@@ -1,11 +1,5 @@
 // Validation of one `clusters[i]` entry. Defaults describe an Acme node (A100-SXM-80GB x 8); each
 // carries its source. Sources: "paper" = Hu et al., NSDI'24, as summarised in data/README.md.
-#include "acme/config/config.hpp"
-#include "acme/config/cluster_nodes.hpp"
-#include "acme/config/distribution_parse.hpp"
-
-#include "acme/model/units.hpp"
-
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -16,27 +10,44 @@
 #include <optional>
 #include <unordered_map>
 
+#include "sim/config/cluster_nodes.hpp"
+#include "sim/config/config.hpp"
+#include "sim/config/distribution_parse.hpp"
+#include "sim/model/units.hpp"
+
 namespace acme::config {
 namespace {
 
 constexpr std::uint32_t DEFAULT_CPU_CORES_PER_NODE = 128; // paper: 16 CPU cores per GPU
 // Assumption (not published): a quarter of each node's cores serve CPU-only jobs (the CPU pool).
 constexpr std::uint32_t DEFAULT_CPU_JOB_CORES_PER_NODE = 32;
-constexpr double DEFAULT_GPU_MEMORY_GIB = 80.0;           // A100-SXM-80GB
-constexpr double DEFAULT_HOST_MEMORY_GIB = 2048.0;        // paper: 2 TB host RAM (Kalos nodes)
-constexpr double DEFAULT_NVLINK_GBPS = 600.0;             // NVIDIA A100 datasheet: NVLink3 600 GB/s
-constexpr double DEFAULT_NIC_GBITPS = 200.0;              // paper: HDR InfiniBand 200 Gb/s
-constexpr double DEFAULT_GPU_IDLE_W = 60.0;               // data/acme/pkl_*_gpu_power_W.csv: idle mode
-constexpr double DEFAULT_GPU_MAX_W = 400.0;               // A100-SXM TDP
-constexpr std::uint32_t DEFAULT_NODES_PER_LEAF = 20;      // a 40-port HDR leaf: 20 down, 20 up (non-blocking)
-constexpr double DEFAULT_LINK_LATENCY_S = 1e-6;           // InfiniBand switch hop, order of 1 us
-constexpr double DEFAULT_STORAGE_GBPS = 100.0;            // data/README.md: not published, default 100 GB/s
-constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4;        // assumption: 100 us per storage request path
+constexpr double DEFAULT_GPU_MEMORY_GIB = 80.0;      // A100-SXM-80GB
+constexpr double DEFAULT_HOST_MEMORY_GIB = 2048.0;   // paper: 2 TB host RAM (Kalos nodes)
+constexpr double DEFAULT_NVLINK_GBPS = 600.0;        // NVIDIA A100 datasheet: NVLink3 600 GB/s
+constexpr double DEFAULT_NIC_GBITPS = 200.0;         // paper: HDR InfiniBand 200 Gb/s
+constexpr double DEFAULT_GPU_IDLE_W = 60.0;          // data/acme/pkl_*_gpu_power_W.csv: idle mode
+constexpr double DEFAULT_GPU_MAX_W = 400.0;          // A100-SXM TDP
+constexpr std::uint32_t DEFAULT_NODES_PER_LEAF = 20; // a 40-port HDR leaf: 20 down, 20 up (non-blocking)
+constexpr double DEFAULT_LINK_LATENCY_S = 1e-6;      // InfiniBand switch hop, order of 1 us
+constexpr double DEFAULT_STORAGE_GBPS = 100.0;       // data/README.md: not published, default 100 GB/s
+constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4;   // assumption: 100 us per storage request path
 
-const std::vector<std::string> CLUSTER_KEYS = {"name",    "kind", "utc_offset",  "nodes",  "nodes_from", "gpus_per_node",
-                                               "processors_per_node", "cpu_cores_per_node", "cpu_job_cores_per_node",
-                                               "host_memory", "nvlink_bandwidth", "gpu", "network", "storage",
-                                               "policies", "launch_latency"};
+const std::vector<std::string> CLUSTER_KEYS = {"name",
+                                               "kind",
+                                               "utc_offset",
+                                               "nodes",
+                                               "nodes_from",
+                                               "gpus_per_node",
+                                               "processors_per_node",
+                                               "cpu_cores_per_node",
+                                               "cpu_job_cores_per_node",
+                                               "host_memory",
+                                               "nvlink_bandwidth",
+                                               "gpu",
+                                               "network",
+                                               "storage",
+                                               "policies",
+                                               "launch_latency"};
 const std::vector<std::string> CLUSTER_KINDS = {"gpu", "hpc"};
 
 ClusterKind parse_kind(const Node& node) {
@@ -162,8 +173,8 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   c.cpu_cores_per_node = node.get_or("cpu_cores_per_node", DEFAULT_CPU_CORES_PER_NODE, &Node::as_count);
   c.cpu_job_cores_per_node = node.get_or("cpu_job_cores_per_node", DEFAULT_CPU_JOB_CORES_PER_NODE, &Node::as_count);
   if (c.cpu_job_cores_per_node > c.cpu_cores_per_node) {
-    node["cpu_job_cores_per_node"].fail("expected at most cpu_cores_per_node (" +
-                                        std::to_string(c.cpu_cores_per_node) + ")");
+    node["cpu_job_cores_per_node"].fail("expected at most cpu_cores_per_node (" + std::to_string(c.cpu_cores_per_node) +
+                                        ")");
   }
   c.host_memory_bytes = node.get_or("host_memory", DEFAULT_HOST_MEMORY_GIB * model::GIB_BYTES, &Node::as_bytes);
   c.nvlink_bw_Bps = node.get_or("nvlink_bandwidth", DEFAULT_NVLINK_GBPS * model::GIGA, &Node::as_bandwidth_Bps);

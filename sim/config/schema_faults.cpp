@@ -7,12 +7,11 @@
 // paper: NVLink 30.25%, CUDA 15.77%, node failure 14.30%, ECC 11.00%); the remaining 28.68% is split
 // equally between network/NCCL, storage and connection errors (assumption: no published split).
 // Repair times are assumptions (not published): hardware faults take a day, software-like ones minutes.
-#include "acme/config/distribution_parse.hpp"
-#include "acme/config/faults.hpp"
-
-#include "acme/model/units.hpp"
-
 #include <algorithm>
+
+#include "sim/config/distribution_parse.hpp"
+#include "sim/config/faults.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::config {
 namespace {
@@ -30,11 +29,13 @@ struct DefaultCategory {
   double repair_median_s;
   bool hang;
 };
-const DefaultCategory DEFAULT_CATEGORIES[] = {
-    {"nvlink", 30.25, 24 * HOUR, false},     {"cuda", 15.77, 30 * MINUTE, false},
-    {"node", 14.30, 24 * HOUR, false},       {"ecc", 11.00, 12 * HOUR, false},
-    {"network", REST_SHARE, 2 * HOUR, true}, {"storage", REST_SHARE, 1 * HOUR, false},
-    {"connection", REST_SHARE, 30 * MINUTE, false}};
+const DefaultCategory DEFAULT_CATEGORIES[] = {{"nvlink", 30.25, 24 * HOUR, false},
+                                              {"cuda", 15.77, 30 * MINUTE, false},
+                                              {"node", 14.30, 24 * HOUR, false},
+                                              {"ecc", 11.00, 12 * HOUR, false},
+                                              {"network", REST_SHARE, 2 * HOUR, true},
+                                              {"storage", REST_SHARE, 1 * HOUR, false},
+                                              {"connection", REST_SHARE, 30 * MINUTE, false}};
 
 // Leaf switch failures: assumption, an order of magnitude rarer than node failures.
 constexpr double LEAF_PER_1000_SWITCH_DAYS = 0.3;
@@ -81,8 +82,8 @@ FailureCategoryConfig parse_category(const Node& node, FailureCategoryConfig c) 
 FailureConfig parse_failures(const Node& node) {
   FailureConfig f;
   for (const auto& d : DEFAULT_CATEGORIES) {
-    f.categories.push_back({d.name, TOTAL_PER_1000_NODE_DAYS * d.share_pct / 100.0 / PER_THOUSAND,
-                            lognormal(d.repair_median_s), d.hang});
+    f.categories.push_back(
+        {d.name, TOTAL_PER_1000_NODE_DAYS * d.share_pct / 100.0 / PER_THOUSAND, lognormal(d.repair_median_s), d.hang});
   }
   f.leaf_rate_per_switch_day = LEAF_PER_1000_SWITCH_DAYS / PER_THOUSAND;
   f.leaf_repair = lognormal(LEAF_REPAIR_MEDIAN_S);

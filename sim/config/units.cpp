@@ -1,11 +1,11 @@
-#include "acme/config/units.hpp"
-
-#include "acme/model/units.hpp"
+#include "sim/config/units.hpp"
 
 #include <array>
 #include <charconv>
 #include <cmath>
 #include <utility>
+
+#include "sim/model/units.hpp"
 
 namespace acme::config {
 namespace {
@@ -24,19 +24,24 @@ constexpr double MEBI = KIBI * KIBI;
 constexpr double TEBI = model::GIB_BYTES * KIBI;
 constexpr double BIT = 1.0 / model::BITS_PER_BYTE;
 
-constexpr std::array BYTE_UNITS = {
-    Unit{"B", 1.0},           Unit{"kB", KILO}, Unit{"KB", KILO}, Unit{"MB", MEGA},
-    Unit{"GB", model::GIGA},  Unit{"TB", TERA}, Unit{"KiB", KIBI}, Unit{"MiB", MEBI},
-    Unit{"GiB", model::GIB_BYTES}, Unit{"TiB", TEBI}};
-constexpr std::array BANDWIDTH_UNITS = {
-    Unit{"bps", BIT},         Unit{"kbps", KILO * BIT},  Unit{"Mbps", MEGA * BIT},
-    Unit{"Gbps", model::GIGA * BIT}, Unit{"Tbps", TERA * BIT}, Unit{"Bps", 1.0},
-    Unit{"kBps", KILO},       Unit{"KBps", KILO},        Unit{"MBps", MEGA},
-    Unit{"GBps", model::GIGA}, Unit{"TBps", TERA},       Unit{"KiBps", KIBI},
-    Unit{"MiBps", MEBI},      Unit{"GiBps", model::GIB_BYTES}};
-constexpr std::array DURATION_UNITS = {
-    Unit{"us", 1e-6}, Unit{"ms", 1e-3}, Unit{"s", 1.0}, Unit{"min", model::SECONDS_PER_MINUTE},
-    Unit{"h", model::SECONDS_PER_HOUR}, Unit{"d", model::SECONDS_PER_DAY}, Unit{"w", model::SECONDS_PER_WEEK}};
+constexpr std::array BYTE_UNITS = {Unit{"B", 1.0},    Unit{"kB", KILO},        Unit{"KB", KILO},
+                                   Unit{"MB", MEGA},  Unit{"GB", model::GIGA}, Unit{"TB", TERA},
+                                   Unit{"KiB", KIBI}, Unit{"MiB", MEBI},       Unit{"GiB", model::GIB_BYTES},
+                                   Unit{"TiB", TEBI}};
+constexpr std::array BANDWIDTH_UNITS = {Unit{"bps", BIT},        Unit{"kbps", KILO* BIT},
+                                        Unit{"Mbps", MEGA* BIT}, Unit{"Gbps", model::GIGA* BIT},
+                                        Unit{"Tbps", TERA* BIT}, Unit{"Bps", 1.0},
+                                        Unit{"kBps", KILO},      Unit{"KBps", KILO},
+                                        Unit{"MBps", MEGA},      Unit{"GBps", model::GIGA},
+                                        Unit{"TBps", TERA},      Unit{"KiBps", KIBI},
+                                        Unit{"MiBps", MEBI},     Unit{"GiBps", model::GIB_BYTES}};
+constexpr std::array DURATION_UNITS = {Unit{"us", 1e-6},
+                                       Unit{"ms", 1e-3},
+                                       Unit{"s", 1.0},
+                                       Unit{"min", model::SECONDS_PER_MINUTE},
+                                       Unit{"h", model::SECONDS_PER_HOUR},
+                                       Unit{"d", model::SECONDS_PER_DAY},
+                                       Unit{"w", model::SECONDS_PER_WEEK}};
 constexpr std::array POWER_UNITS = {Unit{"mW", 1e-3}, Unit{"W", 1.0}, Unit{"kW", KILO}, Unit{"MW", MEGA}};
 
 std::string trim(std::string_view text) {

@@ -13,10 +13,10 @@ struct ParsedQuantity {
 };
 
 // Unit tables in the style of SimGrid's xbt_parse_units: a number followed by an optional unit.
-ParsedQuantity parse_bytes(std::string_view text);        // B, kB, MB, GB, TB, KiB, MiB, GiB, TiB
+ParsedQuantity parse_bytes(std::string_view text);         // B, kB, MB, GB, TB, KiB, MiB, GiB, TiB
 ParsedQuantity parse_bandwidth_Bps(std::string_view text); // bps, kbps, Mbps, Gbps, Tbps, Bps, kBps, MBps, GBps, TBps
-ParsedQuantity parse_duration_s(std::string_view text);   // us, ms, s, min, h, d, w
-ParsedQuantity parse_power_W(std::string_view text);      // mW, W, kW, MW
-ParsedQuantity parse_utc_offset_s(std::string_view text); // "UTC", "+08:00", "-0530", "+8"
+ParsedQuantity parse_duration_s(std::string_view text);    // us, ms, s, min, h, d, w
+ParsedQuantity parse_power_W(std::string_view text);       // mW, W, kW, MW
+ParsedQuantity parse_utc_offset_s(std::string_view text);  // "UTC", "+08:00", "-0530", "+8"
 
 } // namespace acme::config

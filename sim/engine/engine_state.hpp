@@ -2,21 +2,6 @@
 
 // Engine-internal state shared by the event loop's translation units. Not included outside sim/engine.
 
-#include "acme/config/config.hpp"
-#include "acme/config/faults.hpp"
-#include "acme/engine/failure_trace.hpp"
-#include "acme/engine/io_service.hpp"
-#include "acme/engine/platform.hpp"
-#include "acme/engine/simulation.hpp"
-#include "acme/metrics/recorder.hpp"
-#include "acme/model/cluster_view.hpp"
-#include "acme/model/event.hpp"
-#include "acme/model/distribution.hpp"
-#include "acme/model/rng.hpp"
-#include "acme/policies/builtin.hpp"
-#include "acme/policies/scheduling/scheduler.hpp"
-#include "acme/topology/cluster_graph.hpp"
-
 #include <cstdint>
 #include <exception>
 #include <optional>
@@ -25,21 +10,36 @@
 #include <utility>
 #include <vector>
 
+#include "policies/builtin.hpp"
+#include "policies/scheduling/scheduler.hpp"
+#include "sim/config/config.hpp"
+#include "sim/config/faults.hpp"
+#include "sim/engine/failure_trace.hpp"
+#include "sim/engine/io_service.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "sim/model/cluster_view.hpp"
+#include "sim/model/distribution.hpp"
+#include "sim/model/event.hpp"
+#include "sim/model/rng.hpp"
+#include "sim/topology/cluster_graph.hpp"
+
 namespace acme::engine {
 
 enum class EventKind : std::uint8_t {
-  JOB_LAUNCHED,    ///< launch latency over (pod start): the job begins (restore, then compute)
-  JOB_SEGMENT_END, ///< computation reached its next stop (a checkpoint is due, or the work is done)
-  JOB_STALL_END,   ///< a fixed-length stall ended (async snapshot copy, fallback save or restore)
-  JOB_RECOVERED,   ///< recovery steps after a failure are done (detection, diagnosis, isolation)
-  JOB_HANG_NOTICED,///< a hung job is noticed and killed (its nodes are released)
-  TRANSFER_DONE,   ///< a storage transfer ended (subject: transfer id)
-  NODE_FAILURE,    ///< subject: packed (cluster, node)
-  NODE_REPAIRED,   ///< subject: packed (cluster, node)
-  LEAF_FAILURE,    ///< subject: packed (cluster, leaf)
-  LEAF_REPAIRED,   ///< subject: packed (cluster, leaf)
-  STEP_END,        ///< a timed step of a task plan ended (lane in QueuedEvent::lane)
-  TRACED_FAILURE,  ///< a failure from the failure trace (subject: packed (cluster, node); category in lane)
+  JOB_LAUNCHED,     ///< launch latency over (pod start): the job begins (restore, then compute)
+  JOB_SEGMENT_END,  ///< computation reached its next stop (a checkpoint is due, or the work is done)
+  JOB_STALL_END,    ///< a fixed-length stall ended (async snapshot copy, fallback save or restore)
+  JOB_RECOVERED,    ///< recovery steps after a failure are done (detection, diagnosis, isolation)
+  JOB_HANG_NOTICED, ///< a hung job is noticed and killed (its nodes are released)
+  TRANSFER_DONE,    ///< a storage transfer ended (subject: transfer id)
+  NODE_FAILURE,     ///< subject: packed (cluster, node)
+  NODE_REPAIRED,    ///< subject: packed (cluster, node)
+  LEAF_FAILURE,     ///< subject: packed (cluster, leaf)
+  LEAF_REPAIRED,    ///< subject: packed (cluster, leaf)
+  STEP_END,         ///< a timed step of a task plan ended (lane in QueuedEvent::lane)
+  TRACED_FAILURE,   ///< a failure from the failure trace (subject: packed (cluster, node); category in lane)
 };
 
 /// An entry of the engine's own event heap. `generation` invalidates events of an earlier stage.
@@ -60,17 +60,17 @@ struct LaterFirst {
 
 /// Where a job is in its life, as the engine drives it.
 enum class JobStage : std::uint8_t {
-  WAITING,       ///< queued or held (no resources)
-  STARTING,      ///< resources allocated, launch latency running
-  RESTORING,     ///< reading its checkpoint back
-  COMPUTING,     ///< making progress
-  CHECKPOINTING, ///< synchronous checkpoint: stalled for the whole write
-  SNAPSHOTTING,  ///< asynchronous checkpoint: stalled for the device-to-host copy
-  SLOT_WAIT,     ///< asynchronous checkpoint due but host memory holds no free snapshot slot
-  SAVING,        ///< preempted: saving before releasing its resources
-  HUNG,          ///< hit by a failure that hangs it: holds its nodes, makes no progress
-  RECOVERING,    ///< automatic recovery: holds its healthy nodes while the faulty one is found
-  PLAN,          ///< running the steps of its task plan (evaluation)
+  WAITING,        ///< queued or held (no resources)
+  STARTING,       ///< resources allocated, launch latency running
+  RESTORING,      ///< reading its checkpoint back
+  COMPUTING,      ///< making progress
+  CHECKPOINTING,  ///< synchronous checkpoint: stalled for the whole write
+  SNAPSHOTTING,   ///< asynchronous checkpoint: stalled for the device-to-host copy
+  SLOT_WAIT,      ///< asynchronous checkpoint due but host memory holds no free snapshot slot
+  SAVING,         ///< preempted: saving before releasing its resources
+  HUNG,           ///< hit by a failure that hangs it: holds its nodes, makes no progress
+  RECOVERING,     ///< automatic recovery: holds its healthy nodes while the faulty one is found
+  PLAN,           ///< running the steps of its task plan (evaluation)
   AWAITING_NODES, ///< automatic recovery done, holds its healthy nodes until a replacement frees up
 };
 
@@ -85,13 +85,13 @@ struct JobRuntime {
   double work_s = 0.0;
   double progress_s = 0.0;
   double persisted_s = 0.0;
-  double segment_start_s = 0.0;  ///< when the current computing segment began
-  double segment_stop_s = 0.0;   ///< progress at which it stops
-  double segment_debt_s = 0.0;   ///< extra wall time in this segment (slowdown of background persists)
-  double debt_s = 0.0;           ///< slowdown owed to the next segment
+  double segment_start_s = 0.0;   ///< when the current computing segment began
+  double segment_stop_s = 0.0;    ///< progress at which it stops
+  double segment_debt_s = 0.0;    ///< extra wall time in this segment (slowdown of background persists)
+  double debt_s = 0.0;            ///< slowdown owed to the next segment
   double next_checkpoint_s = 0.0; ///< progress at which the next checkpoint is due
-  bool checkpointing = false;    ///< the checkpoint model applies to this job
-  bool needs_restore = false;    ///< the next launch starts by reading its checkpoint back
+  bool checkpointing = false;     ///< the checkpoint model applies to this job
+  bool needs_restore = false;     ///< the next launch starts by reading its checkpoint back
   double checkpoint_bytes = 0.0;
   double checkpoint_cost_s = 0.0; ///< C: stall of the last checkpoint (estimate before the first); async:
                                   ///< snapshot stall plus the slowdown its background write caused
@@ -101,31 +101,31 @@ struct JobRuntime {
   TransferId transfer = 0;        ///< blocking transfer in flight (sync write, restore, save), 0 if none
   std::vector<std::pair<TransferId, double>> persists; ///< async persists in flight: (id, progress)
   double stage_start_s = 0.0;
-  double failed_at_s = -1.0;     ///< last failure, until computation resumes
+  double failed_at_s = -1.0; ///< last failure, until computation resumes
   std::uint32_t failed_category = 0;
   // Accounting.
-  double gpu_seconds = 0.0;      ///< GPU time allocated, all attempts
-  double stall_s = 0.0;          ///< checkpoint stalls (training paused)
+  double gpu_seconds = 0.0; ///< GPU time allocated, all attempts
+  double stall_s = 0.0;     ///< checkpoint stalls (training paused)
   double restore_s = 0.0;
-  double lost_work_s = 0.0;      ///< computation redone after failures or kills
-  double lost_gpu_s = 0.0;       ///< GPU time lost to failures: rollback + detection .. restart + re-queue
+  double lost_work_s = 0.0; ///< computation redone after failures or kills
+  double lost_gpu_s = 0.0;  ///< GPU time lost to failures: rollback + detection .. restart + re-queue
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
   std::vector<std::uint16_t> failures; ///< per failure category (config order); empty until the first
   std::uint32_t leaves = 0;
   std::uint32_t nodes = 0;
-  double gpu_busy_s = 0.0;       ///< GPU-seconds spent in GPU steps of its plan
+  double gpu_busy_s = 0.0;              ///< GPU-seconds spent in GPU steps of its plan
   std::vector<std::uint32_t> lane_step; ///< next step of each plan lane (prologue: the last entry)
   std::uint32_t lanes_left = 0;
   std::vector<std::pair<TransferId, std::int32_t>> lane_transfers; ///< plan reads in flight: (id, lane)
-  double allocated_gpus = 0.0;   ///< GPUs held in the current attempt (a fractional job: its share)
+  double allocated_gpus = 0.0; ///< GPUs held in the current attempt (a fractional job: its share)
   double allocated_since_s = 0.0;
 };
 
 /// Costs the checkpoint model takes from the calibration.
 struct CheckpointCosts {
-  double d2h_Bps = 0.0;       ///< device-to-host copy per GPU (pinned memory), for async snapshots
-  double h2d_Bps = 0.0;       ///< host-to-device per GPU, after reading a checkpoint back
+  double d2h_Bps = 0.0;        ///< device-to-host copy per GPU (pinned memory), for async snapshots
+  double h2d_Bps = 0.0;        ///< host-to-device per GPU, after reading a checkpoint back
   double async_slowdown = 0.0; ///< share of compute lost while a background persist runs
 };
 
@@ -143,7 +143,7 @@ struct ClusterRuntime {
   std::vector<model::NodeId> spares;                   ///< nodes held back for restarts after failures
   std::vector<model::JobId> awaiting_nodes;            ///< recovered jobs waiting for a replacement node
   double storage_bw_Bps = 0.0;
-  double storage_nic_bw_Bps = 0.0;                     ///< per node
+  double storage_nic_bw_Bps = 0.0; ///< per node
 };
 
 /// Packs (cluster, index) into an event subject.
@@ -155,7 +155,9 @@ constexpr model::ClusterId cluster_of(std::uint64_t subject) {
   constexpr int SHIFT = 32;
   return model::ClusterId{static_cast<std::uint16_t>(subject >> SHIFT)};
 }
-constexpr std::uint32_t index_of(std::uint64_t subject) { return static_cast<std::uint32_t>(subject); }
+constexpr std::uint32_t index_of(std::uint64_t subject) {
+  return static_cast<std::uint32_t>(subject);
+}
 
 struct Simulation::Impl {
   Impl(const config::Config& config, const policies::PolicyRegistries& registries,
@@ -241,9 +243,9 @@ struct Simulation::Impl {
   std::unique_ptr<policies::CheckpointPolicy> checkpoint_policy;
   std::unique_ptr<policies::RecoveryPolicy> recovery_policy;
   CheckpointCosts costs;
-  model::Rng failure_rng;   ///< node and switch failures
-  model::Rng recovery_rng;  ///< recovery delays
-  model::Rng launch_rng;    ///< launch latencies
+  model::Rng failure_rng;  ///< node and switch failures
+  model::Rng recovery_rng; ///< recovery delays
+  model::Rng launch_rng;   ///< launch latencies
 
   std::vector<ClusterRuntime> clusters;
   std::unordered_map<model::JobId, JobRuntime> jobs;

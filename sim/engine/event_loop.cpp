@@ -1,13 +1,13 @@
 // The event loop: SimGrid's clock drives it through one kernel timer armed at the next instant
 // (DESIGN §4: no actor per job). Everything happens in timer callbacks inside SimGrid's maestro, so
 // activities started by the engine complete back into the same loop at their own simulated time.
-#include "acme/engine/engine_state.hpp"
-#include "acme/model/assert.hpp"
-
 #include <simgrid/kernel/Timer.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
 #include <limits>
+
+#include "sim/engine/engine_state.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::engine {
 namespace {
@@ -113,7 +113,9 @@ void Simulation::Impl::schedule(double time_s, EventKind kind, std::uint64_t sub
   heap.push(QueuedEvent{time_s, sequence++, kind, generation, subject, lane});
 }
 
-double Simulation::Impl::simgrid_now_s() { return simgrid::s4u::Engine::get_clock(); }
+double Simulation::Impl::simgrid_now_s() {
+  return simgrid::s4u::Engine::get_clock();
+}
 
 void Simulation::Impl::handle(const QueuedEvent& event) {
   switch (event.kind) {

@@ -1,13 +1,13 @@
-#include "acme/engine/failure_trace.hpp"
-
-#include "acme/config/faults.hpp"
-#include "acme/model/civil_time.hpp"
-#include "acme/model/error.hpp"
+#include "sim/engine/failure_trace.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <sstream>
+
+#include "sim/config/faults.hpp"
+#include "sim/model/civil_time.hpp"
+#include "sim/model/error.hpp"
 
 namespace acme::engine {
 namespace {
@@ -41,7 +41,8 @@ double parse_time(const RowContext& row, const std::string& text, double epoch_u
     return *t - epoch_unix_s;
   }
   row.fail("time", "expected seconds since the run's start or a date-time such as \"2023-03-01 10:00:00+08:00\", "
-                   "got \"" + text + "\"");
+                   "got \"" +
+                       text + "\"");
 }
 
 std::uint32_t parse_node(const RowContext& row, const std::string& text, const config::ClusterConfig& cluster) {
@@ -54,8 +55,8 @@ std::uint32_t parse_node(const RowContext& row, const std::string& text, const c
     numeric = ec2 == std::errc() && e2 == text.data() + text.size();
   }
   if (!numeric || index >= cluster.nodes) {
-    row.fail("node", "expected a node index below " + std::to_string(cluster.nodes) + " or a name such as \"" +
-                         prefix + "0012\", got \"" + text + "\"");
+    row.fail("node", "expected a node index below " + std::to_string(cluster.nodes) + " or a name such as \"" + prefix +
+                         "0012\", got \"" + text + "\"");
   }
   return index;
 }

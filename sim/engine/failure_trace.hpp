@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/model/ids.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/config/config.hpp"
+#include "sim/model/ids.hpp"
 
 namespace acme::engine {
 

@@ -1,17 +1,17 @@
 // Infrastructure failures: per-node failure processes by category, leaf switch outages that take
 // their nodes down, repairs, and what happens to the jobs hit (recovery policies).
-#include "acme/engine/engine_state.hpp"
-#include "acme/model/assert.hpp"
-
 #include <algorithm>
 #include <cmath>
+
+#include "sim/engine/engine_state.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::engine {
 
 void Simulation::Impl::start_failure_processes() {
   if (!faults.failures.trace_path.empty()) {
-    for (const TracedFailure& f : load_failure_trace(config.resolve_path(faults.failures.trace_path), config,
-                                                     workload->epoch_unix_s())) {
+    for (const TracedFailure& f :
+         load_failure_trace(config.resolve_path(faults.failures.trace_path), config, workload->epoch_unix_s())) {
       schedule(std::max(f.time_s, now_s), EventKind::TRACED_FAILURE, pack(f.cluster, f.node), 0,
                static_cast<std::int32_t>(f.category));
     }

@@ -1,8 +1,8 @@
-#include "acme/engine/io_service.hpp"
-
-#include "acme/model/assert.hpp"
+#include "sim/engine/io_service.hpp"
 
 #include <simgrid/s4u.hpp>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::engine {
 namespace sg4 = simgrid::s4u;
@@ -21,7 +21,9 @@ IoService::IoService(Platform& platform) : platform_(platform) {
   });
 }
 
-IoService::~IoService() { g_active = nullptr; }
+IoService::~IoService() {
+  g_active = nullptr;
+}
 
 TransferId IoService::start(model::ClusterId cluster, model::NodeId node, double bytes, IoDirection direction,
                             Callback done) {
@@ -81,7 +83,9 @@ void IoService::on_activity_end(const sg4::Activity& activity) {
   p.done(id, ok, sg4::Engine::get_clock() - p.start_s);
 }
 
-void IoService::collect_garbage() { graveyard_.clear(); }
+void IoService::collect_garbage() {
+  graveyard_.clear();
+}
 
 void IoService::widen_nic(model::ClusterId cluster, model::NodeId node, std::uint32_t nodes) {
   platform_.storage_nic(cluster, node)->set_bandwidth(platform_.storage_nic_bw_Bps(cluster, node) * nodes);

@@ -1,14 +1,14 @@
 #pragma once
 
-#include "acme/engine/platform.hpp"
-#include "acme/model/ids.hpp"
-
 #include <simgrid/forward.h>
 
 #include <cstdint>
 #include <functional>
 #include <unordered_map>
 #include <vector>
+
+#include "sim/engine/platform.hpp"
+#include "sim/model/ids.hpp"
 
 namespace acme::engine {
 

@@ -1,10 +1,10 @@
 // Jobs entering, starting, releasing their resources, ending and being rejected: the engine side of
 // the scheduler's decisions.
-#include "acme/engine/engine_state.hpp"
-#include "acme/model/assert.hpp"
-
 #include <algorithm>
 #include <type_traits>
+
+#include "sim/engine/engine_state.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::engine {
 
@@ -170,8 +170,8 @@ void Simulation::Impl::reject_job(ClusterRuntime& cluster, model::JobId id, mode
   jobs.erase(id);
 }
 
-void Simulation::Impl::record(const model::JobEntry& entry, const JobRuntime& job, double end_s,
-                              model::JobState state, model::RejectReason reason) {
+void Simulation::Impl::record(const model::JobEntry& entry, const JobRuntime& job, double end_s, model::JobState state,
+                              model::RejectReason reason) {
   metrics::JobRecord r;
   r.spec = &entry.spec;
   r.first_start_s = job.first_start_s;

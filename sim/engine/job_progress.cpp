@@ -4,12 +4,12 @@
 // Progress is in seconds of computation (the job's recorded service time is its work W). A
 // checkpoint persists the progress made when it started; a failure rolls the job back to the last
 // persisted checkpoint.
-#include "acme/engine/engine_state.hpp"
-#include "acme/model/assert.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "sim/engine/engine_state.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::engine {
 namespace {
@@ -104,8 +104,8 @@ void Simulation::Impl::on_launched(model::JobId id, JobRuntime& job) {
     job.transfer = start_transfer(id, job, IoDirection::READ);
     return;
   }
-  schedule(now_s + faults.preemption.fallback_restore.sample(launch_rng), EventKind::JOB_STALL_END,
-           model::to_index(id), job.generation);
+  schedule(now_s + faults.preemption.fallback_restore.sample(launch_rng), EventKind::JOB_STALL_END, model::to_index(id),
+           job.generation);
 }
 
 void Simulation::Impl::begin_compute(model::JobId id, JobRuntime& job) {

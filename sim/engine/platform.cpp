@@ -1,11 +1,11 @@
-#include "acme/engine/platform.hpp"
-
-#include "acme/model/assert.hpp"
+#include "sim/engine/platform.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>
 
 #include <cstdlib>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::engine {
 namespace sg4 = simgrid::s4u;
@@ -14,7 +14,7 @@ using Direction = sg4::LinkInRoute::Direction;
 
 namespace {
 
-constexpr double HOST_SPEED_FLOPS = 1e9; // hosts run no computations: job progress is arithmetic
+constexpr double HOST_SPEED_FLOPS = 1e9;     // hosts run no computations: job progress is arithmetic
 constexpr double NO_TCP_WINDOW_LIMIT = 1e12; // CM02 caps flows at gamma / (2 x latency); disable it
 
 std::unique_ptr<sg4::Engine> make_engine() {
@@ -146,7 +146,8 @@ void Platform::build_cluster(const topology::ClusterGraph& graph, const topology
   auto [storage_zone, storage_gateway] = star_with_gateway(cluster_zone, g[cv.storage].name + "-gw");
   hosts.storage = storage_zone->create_host(g[cv.storage].name, HOST_SPEED_FLOPS);
   hosts.storage->seal();
-  auto* device = make_link(storage_zone, g[cv.storage].name + "-device", cv.storage_device_bw_Bps, cv.storage_latency_s);
+  auto* device =
+      make_link(storage_zone, g[cv.storage].name + "-device", cv.storage_device_bw_Bps, cv.storage_latency_s);
   auto* port = make_link(cv.has_storage_net ? storage_zone : cluster_zone, port_edge);
   if (cv.has_storage_net) {
     // Dedicated storage network: node endpoints and the storage share one star; port and device are
@@ -172,17 +173,16 @@ void Platform::build_cluster(const topology::ClusterGraph& graph, const topology
   storage_zone->seal();
   for (std::size_t a = 0; a < leaf_zones.size(); ++a) {
     for (std::size_t b = a + 1; b < leaf_zones.size(); ++b) {
-      cluster_zone->add_route(leaf_zones[a]->get_netpoint(), leaf_zones[b]->get_netpoint(), leaf_gateways[a],
-                              leaf_gateways[b],
-                              {sg4::LinkInRoute(uplinks[a], Direction::UP), sg4::LinkInRoute(uplinks[b], Direction::DOWN)},
-                              true);
+      cluster_zone->add_route(
+          leaf_zones[a]->get_netpoint(), leaf_zones[b]->get_netpoint(), leaf_gateways[a], leaf_gateways[b],
+          {sg4::LinkInRoute(uplinks[a], Direction::UP), sg4::LinkInRoute(uplinks[b], Direction::DOWN)}, true);
     }
     cluster_zone->add_route(leaf_zones[a]->get_netpoint(), spine_zone->get_netpoint(), leaf_gateways[a], spine,
                             {sg4::LinkInRoute(uplinks[a], Direction::UP)}, true);
     if (!cv.has_storage_net) {
-      cluster_zone->add_route(leaf_zones[a]->get_netpoint(), storage_zone->get_netpoint(), leaf_gateways[a],
-                              storage_gateway,
-                              {sg4::LinkInRoute(uplinks[a], Direction::UP), sg4::LinkInRoute(port, Direction::UP)}, true);
+      cluster_zone->add_route(
+          leaf_zones[a]->get_netpoint(), storage_zone->get_netpoint(), leaf_gateways[a], storage_gateway,
+          {sg4::LinkInRoute(uplinks[a], Direction::UP), sg4::LinkInRoute(port, Direction::UP)}, true);
     }
   }
   if (!cv.has_storage_net) {

@@ -1,15 +1,15 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/engine/platform_summary.hpp"
-#include "acme/model/ids.hpp"
-#include "acme/topology/cluster_graph.hpp"
-
 #include <simgrid/forward.h>
 
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "sim/config/config.hpp"
+#include "sim/engine/platform_summary.hpp"
+#include "sim/model/ids.hpp"
+#include "sim/topology/cluster_graph.hpp"
 
 namespace acme::engine {
 

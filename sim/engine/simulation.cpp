@@ -1,8 +1,7 @@
-#include "acme/engine/simulation.hpp"
+#include "sim/engine/simulation.hpp"
 
-#include "acme/engine/engine_state.hpp"
-
-#include "acme/config/calibration.hpp"
+#include "sim/config/calibration.hpp"
+#include "sim/engine/engine_state.hpp"
 
 namespace acme::engine {
 namespace {
@@ -37,9 +36,17 @@ CheckpointCosts costs_from(const config::Config& config) {
 Simulation::Impl::Impl(const config::Config& cfg, const policies::PolicyRegistries& registries,
                        std::unique_ptr<workloads::WorkloadSource> source, metrics::Recorder& rec,
                        SimulationOptions opts)
-    : config(cfg), faults(*cfg.faults), graph(cfg), platform(graph, cfg), io(platform), workload(std::move(source)),
-      recorder(rec), options(std::move(opts)), failure_rng(cfg.seed, "engine/failures"),
-      recovery_rng(cfg.seed, "engine/recovery"), launch_rng(cfg.seed, "engine/launch") {
+    : config(cfg)
+    , faults(*cfg.faults)
+    , graph(cfg)
+    , platform(graph, cfg)
+    , io(platform)
+    , workload(std::move(source))
+    , recorder(rec)
+    , options(std::move(opts))
+    , failure_rng(cfg.seed, "engine/failures")
+    , recovery_rng(cfg.seed, "engine/recovery")
+    , launch_rng(cfg.seed, "engine/launch") {
   policies::PolicyContext run_context{cfg.seed, ""};
   checkpoint_policy = registries.checkpoints.create(faults.checkpoint.policy, run_context);
   recovery_policy = registries.recoveries.create(faults.recovery.policy, run_context);
@@ -72,10 +79,16 @@ Simulation::Simulation(const config::Config& config, const policies::PolicyRegis
 
 Simulation::~Simulation() = default;
 
-const PlatformSummary& Simulation::platform_summary() const { return impl_->platform.summary(); }
+const PlatformSummary& Simulation::platform_summary() const {
+  return impl_->platform.summary();
+}
 
-const Platform& Simulation::platform() const { return impl_->platform; }
+const Platform& Simulation::platform() const {
+  return impl_->platform;
+}
 
-RunResult Simulation::run() { return impl_->run(); }
+RunResult Simulation::run() {
+  return impl_->run();
+}
 
 } // namespace acme::engine

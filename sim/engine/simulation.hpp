@@ -1,14 +1,14 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/engine/platform_summary.hpp"
-#include "acme/metrics/recorder.hpp"
-#include "acme/policies/builtin.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <functional>
 #include <memory>
 #include <vector>
+
+#include "policies/builtin.hpp"
+#include "sim/config/config.hpp"
+#include "sim/engine/platform_summary.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::engine {
 
@@ -33,7 +33,7 @@ struct RunResult {
   std::uint64_t jobs_submitted = 0;
   std::uint64_t jobs_recorded = 0;
   std::uint64_t jobs_rejected = 0;
-  std::uint64_t instants = 0; ///< distinct simulated times processed
+  std::uint64_t instants = 0;                ///< distinct simulated times processed
   std::vector<double> storage_bytes_written; ///< per cluster
   std::vector<double> storage_bytes_read;    ///< per cluster
 };

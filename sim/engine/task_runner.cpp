@@ -2,10 +2,10 @@
 // and trial coordinator node jobs (pre-load the model once into host memory, then trials on every
 // GPU, metrics spawned as CPU jobs). Each step is a storage transfer, a host-to-device copy, a timed
 // CPU or GPU phase, or the submission of a follow-up job.
-#include "acme/engine/engine_state.hpp"
-#include "acme/model/assert.hpp"
-
 #include <algorithm>
+
+#include "sim/engine/engine_state.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::engine {
 namespace {
@@ -43,10 +43,10 @@ void Simulation::Impl::run_step(model::JobId id, JobRuntime& job, std::int32_t l
   switch (step.kind) {
   case model::TaskStep::Kind::STORAGE_READ: {
     // A lane reads through the NIC of its own node; the prologue through the job's first node.
-    std::size_t share = lane == PROLOGUE ? 0
-                                         : std::min(entry.placement.size() - 1,
-                                                    static_cast<std::size_t>(lane) * plan.gpus_per_lane /
-                                                        std::max(1u, entry.placement.front().gpus));
+    std::size_t share = lane == PROLOGUE
+                            ? 0
+                            : std::min(entry.placement.size() - 1, static_cast<std::size_t>(lane) * plan.gpus_per_lane /
+                                                                       std::max(1u, entry.placement.front().gpus));
     TransferId t = io.start(job.cluster, entry.placement.at(share).node, step.bytes, IoDirection::READ,
                             [this](TransferId done, bool ok, double duration_s) {
                               finished_transfers[done] = {ok, duration_s};

@@ -1,14 +1,16 @@
-#include "acme/metrics/atomic_file.hpp"
+#include "sim/metrics/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+
 #include <unistd.h>
 
 namespace acme::metrics {
 
 AtomicFile::AtomicFile(std::string path)
-    : path_(std::move(path)), temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
+    : path_(std::move(path))
+    , temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
   file_ = std::fopen(temp_path_.c_str(), "wb");
   if (file_ == nullptr) {
     throw std::runtime_error("cannot create " + temp_path_ + ": " + std::strerror(errno));

@@ -1,15 +1,17 @@
-#include "acme/metrics/eval_stats.hpp"
-
-#include "acme/metrics/stats.hpp"
+#include "sim/metrics/eval_stats.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "sim/metrics/stats.hpp"
+
 namespace acme::metrics {
 namespace {
 constexpr double SECONDS_PER_HOUR = 3600.0;
-std::string number(double v) { return fmt::format("{}", v); }
+std::string number(double v) {
+  return fmt::format("{}", v);
+}
 } // namespace
 
 EvalStats::EvalStats(std::size_t clusters) : totals_(clusters) {}
@@ -56,8 +58,8 @@ std::string EvalStats::render_cluster(std::size_t c) const {
                      R"("gpu_busy_hours": {}, "gpu_idle_hours": {}, "requests": {}, )"
                      R"("feedback_latency_s": {{"mean": {}, "p50": {}, "p90": {}, "p99": {}, "max": {}}}}})",
                      t.jobs, number(t.gpu_s / SECONDS_PER_HOUR), number(t.planned_gpu_s / SECONDS_PER_HOUR),
-                     number(t.gpu_busy_s / SECONDS_PER_HOUR), number(idle / SECONDS_PER_HOUR), d.count,
-                     number(d.mean), number(d.p50), number(d.p90), number(d.p99), number(d.max));
+                     number(t.gpu_busy_s / SECONDS_PER_HOUR), number(idle / SECONDS_PER_HOUR), d.count, number(d.mean),
+                     number(d.p50), number(d.p90), number(d.p99), number(d.max));
 }
 
 } // namespace acme::metrics

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/metrics/job_record.hpp"
-
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "sim/metrics/job_record.hpp"
 
 namespace acme::metrics {
 

@@ -1,18 +1,22 @@
-#include "acme/metrics/fault_stats.hpp"
-
-#include "acme/metrics/recorder.hpp"
-#include "acme/metrics/stats.hpp"
+#include "sim/metrics/fault_stats.hpp"
 
 #include <fmt/format.h>
+
+#include "sim/metrics/recorder.hpp"
+#include "sim/metrics/stats.hpp"
 
 namespace acme::metrics {
 namespace {
 constexpr double SECONDS_PER_HOUR = 3600.0;
-std::string number(double v) { return fmt::format("{}", v); }
+std::string number(double v) {
+  return fmt::format("{}", v);
+}
 } // namespace
 
 FaultStats::FaultStats(std::vector<ClusterInfo> clusters, std::vector<std::string> categories)
-    : clusters_(std::move(clusters)), categories_(std::move(categories)), totals_(clusters_.size()) {
+    : clusters_(std::move(clusters))
+    , categories_(std::move(categories))
+    , totals_(clusters_.size()) {
   for (auto& t : totals_) {
     t.failures.assign(categories_.size(), 0);
   }

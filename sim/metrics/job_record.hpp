@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/model/job.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/model/job.hpp"
 
 namespace acme::metrics {
 
@@ -15,29 +15,29 @@ struct JobRecord {
   double first_start_s = model::UNKNOWN_TIME_S; ///< start of the first attempt (unknown when rejected)
   double end_s = 0.0;                           ///< when it left the system
   model::JobState state = model::JobState::COMPLETED;
-  std::uint32_t attempts = 0;                   ///< times it started
+  std::uint32_t attempts = 0; ///< times it started
   model::RejectReason reject = model::RejectReason::NONE;
-  double gpu_seconds = 0.0;                     ///< GPU time allocated to it, all attempts
-  std::uint32_t leaves = 0;                     ///< leaf switches its (last) placement spans
-  std::uint32_t nodes = 0;                      ///< nodes of its (last) placement (0 for CPU jobs)
-  double work_s = 0.0;                          ///< computation done (its service time when it completes)
-  double stall_s = 0.0;                         ///< checkpoint stalls (training paused)
-  double restore_s = 0.0;                       ///< reading checkpoints back
-  double lost_work_s = 0.0;                     ///< computation redone after failures or kills
-  double lost_gpu_s = 0.0;                      ///< GPU time lost to failures (rollback + downtime)
+  double gpu_seconds = 0.0; ///< GPU time allocated to it, all attempts
+  std::uint32_t leaves = 0; ///< leaf switches its (last) placement spans
+  std::uint32_t nodes = 0;  ///< nodes of its (last) placement (0 for CPU jobs)
+  double work_s = 0.0;      ///< computation done (its service time when it completes)
+  double stall_s = 0.0;     ///< checkpoint stalls (training paused)
+  double restore_s = 0.0;   ///< reading checkpoints back
+  double lost_work_s = 0.0; ///< computation redone after failures or kills
+  double lost_gpu_s = 0.0;  ///< GPU time lost to failures (rollback + downtime)
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
-  std::vector<std::uint16_t> failures;          ///< per failure category (RecorderOptions order)
-  double gpu_busy_s = 0.0;                      ///< GPU-seconds of GPU work in a task plan (evaluation)
+  std::vector<std::uint16_t> failures; ///< per failure category (RecorderOptions order)
+  double gpu_busy_s = 0.0;             ///< GPU-seconds of GPU work in a task plan (evaluation)
 };
 
 /// State of one cluster over one output interval.
 struct ClusterSample {
-  double time_s = 0.0;              ///< end of the interval
+  double time_s = 0.0; ///< end of the interval
   std::uint16_t cluster = 0;
-  double busy_gpus_avg = 0.0;       ///< time average over the interval
-  std::size_t queued_jobs = 0;      ///< at the end of the interval
-  std::uint64_t queued_gpus = 0;    ///< GPU demand of queued jobs, at the end of the interval
+  double busy_gpus_avg = 0.0;    ///< time average over the interval
+  std::size_t queued_jobs = 0;   ///< at the end of the interval
+  std::uint64_t queued_gpus = 0; ///< GPU demand of queued jobs, at the end of the interval
   std::size_t running_jobs = 0;
   std::uint32_t up_nodes = 0;
 };

@@ -1,15 +1,15 @@
-#include "acme/metrics/recorder.hpp"
-
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/metrics/eval_stats.hpp"
-#include "acme/metrics/fault_stats.hpp"
-#include "acme/metrics/summary_builder.hpp"
-#include "acme/metrics/text_append.hpp"
-#include "acme/model/civil_time.hpp"
+#include "sim/metrics/recorder.hpp"
 
 #include <fmt/format.h>
 
 #include <filesystem>
+
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/metrics/eval_stats.hpp"
+#include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/summary_builder.hpp"
+#include "sim/metrics/text_append.hpp"
+#include "sim/model/civil_time.hpp"
 
 namespace acme::metrics {
 namespace {
@@ -26,9 +26,11 @@ constexpr std::size_t FLUSH_BYTES = 1 << 20;
 } // namespace
 
 Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
-    : options_(std::move(options)), users_(&users), summary_(std::make_unique<SummaryBuilder>(options_.clusters)),
-      faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories)),
-      evals_(std::make_unique<EvalStats>(options_.clusters.size())) {
+    : options_(std::move(options))
+    , users_(&users)
+    , summary_(std::make_unique<SummaryBuilder>(options_.clusters))
+    , faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories))
+    , evals_(std::make_unique<EvalStats>(options_.clusters.size())) {
   std::filesystem::create_directories(options_.out_dir);
   if (options_.write_jobs_csv) {
     jobs_file_ = std::make_unique<AtomicFile>(options_.out_dir + "/jobs.csv");

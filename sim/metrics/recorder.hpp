@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/metrics/job_record.hpp"
-#include "acme/model/civil_time.hpp"
-#include "acme/model/name_table.hpp"
-
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "sim/metrics/job_record.hpp"
+#include "sim/model/civil_time.hpp"
+#include "sim/model/name_table.hpp"
 
 namespace acme::metrics {
 
@@ -27,7 +27,7 @@ struct RecorderOptions {
 
 /// Facts about the whole run, known at its end.
 struct RunInfo {
-  double end_time_s = 0.0;           ///< simulated time of the last event
+  double end_time_s = 0.0; ///< simulated time of the last event
   std::uint64_t jobs_submitted = 0;
   std::uint64_t trace_rows_skipped = 0;
   double wall_seconds = 0.0;

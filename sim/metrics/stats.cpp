@@ -1,4 +1,4 @@
-#include "acme/metrics/stats.hpp"
+#include "sim/metrics/stats.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,18 +1,20 @@
-#include "acme/metrics/summary_builder.hpp"
-
-#include "acme/metrics/eval_stats.hpp"
-#include "acme/metrics/fault_stats.hpp"
-#include "acme/metrics/recorder.hpp"
-#include "acme/model/civil_time.hpp"
+#include "sim/metrics/summary_builder.hpp"
 
 #include <fmt/format.h>
+
+#include "sim/metrics/eval_stats.hpp"
+#include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "sim/model/civil_time.hpp"
 
 namespace acme::metrics {
 namespace {
 
 constexpr double SECONDS_PER_HOUR = 3600.0;
 
-std::string number(double v) { return fmt::format("{}", v); }
+std::string number(double v) {
+  return fmt::format("{}", v);
+}
 
 std::string distribution_json(std::vector<double>& values) {
   Distribution d = summarise(values);
@@ -45,7 +47,9 @@ std::string quote(std::string_view s) {
 
 } // namespace
 
-SummaryBuilder::SummaryBuilder(const std::vector<ClusterInfo>& clusters) : clusters_(clusters), stats_(clusters.size()) {}
+SummaryBuilder::SummaryBuilder(const std::vector<ClusterInfo>& clusters)
+    : clusters_(clusters)
+    , stats_(clusters.size()) {}
 
 void SummaryBuilder::add(const JobRecord& record) {
   const model::JobSpec& job = *record.spec;
@@ -130,9 +134,9 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
 std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
                                    const EvalStats& evals) {
   std::string out = "{\n";
-  out += fmt::format("  \"seed\": {},\n  \"config\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n",
-                     options.seed, quote(options.config_file),
-                     quote(model::format_datetime(options.epoch_unix_s, 0.0)), number(info.end_time_s));
+  out += fmt::format("  \"seed\": {},\n  \"config\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n", options.seed,
+                     quote(options.config_file), quote(model::format_datetime(options.epoch_unix_s, 0.0)),
+                     number(info.end_time_s));
   out += fmt::format("  \"jobs_submitted\": {},\n  \"trace_rows_skipped\": {},\n  \"clusters\": {{\n",
                      info.jobs_submitted, info.trace_rows_skipped);
   for (std::size_t c = 0; c < clusters_.size(); ++c) {

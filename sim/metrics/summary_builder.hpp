@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/metrics/job_record.hpp"
-#include "acme/metrics/stats.hpp"
-
 #include <array>
 #include <string>
 #include <vector>
+
+#include "sim/metrics/job_record.hpp"
+#include "sim/metrics/stats.hpp"
 
 namespace acme::metrics {
 

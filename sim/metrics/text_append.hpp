@@ -10,7 +10,9 @@ namespace acme::metrics {
 // Allocation-free appenders for large CSV outputs (a million rows): std::to_chars gives the shortest
 // representation that reads back to the same double, deterministically.
 
-inline void append(std::string& out, std::string_view text) { out.append(text); }
+inline void append(std::string& out, std::string_view text) {
+  out.append(text);
+}
 
 inline void append(std::string& out, std::uint64_t value) {
   constexpr std::size_t DIGITS = 24;

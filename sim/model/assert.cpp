@@ -1,4 +1,4 @@
-#include "acme/model/assert.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme {
 

@@ -1,7 +1,7 @@
-#include "acme/model/civil_time.hpp"
+#include "sim/model/civil_time.hpp"
 
-#include <charconv>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace acme::model {
@@ -182,4 +182,3 @@ std::string format_datetime(double unix_s, double offset_s) {
 }
 
 } // namespace acme::model
-

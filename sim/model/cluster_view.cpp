@@ -1,15 +1,21 @@
-#include "acme/model/cluster_view.hpp"
-
-#include "acme/model/assert.hpp"
+#include "sim/model/cluster_view.hpp"
 
 #include <utility>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::model {
 
 ClusterView::ClusterView(ClusterShape shape)
-    : shape_(std::move(shape)), free_gpus_(shape_.nodes, 0), up_(shape_.nodes),
-      by_free_(shape_.gpus_per_node + 1, NodeBitset(shape_.nodes)), idle_(shape_.nodes), shared_nodes_(shape_.nodes),
-      gpu_offset_(shape_.nodes + 1, 0), shared_on_node_(shape_.nodes, 0), free_cpu_cores_(shape_.cpu_pool_cores) {
+    : shape_(std::move(shape))
+    , free_gpus_(shape_.nodes, 0)
+    , up_(shape_.nodes)
+    , by_free_(shape_.gpus_per_node + 1, NodeBitset(shape_.nodes))
+    , idle_(shape_.nodes)
+    , shared_nodes_(shape_.nodes)
+    , gpu_offset_(shape_.nodes + 1, 0)
+    , shared_on_node_(shape_.nodes, 0)
+    , free_cpu_cores_(shape_.cpu_pool_cores) {
   ACME_ASSERT(shape_.leaf_of_node.empty() || shape_.leaf_of_node.size() == shape_.nodes, "one leaf per node");
   ACME_ASSERT(shape_.gpus_of_node.empty() || shape_.gpus_of_node.size() == shape_.nodes, "one GPU count per node");
   for (std::uint32_t n = 0; n < shape_.nodes; ++n) {

@@ -1,14 +1,14 @@
 #pragma once
 
-#include "acme/model/decision.hpp"
-#include "acme/model/ids.hpp"
-#include "acme/model/job.hpp"
-#include "acme/model/node_bitset.hpp"
-
 #include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "sim/model/decision.hpp"
+#include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
+#include "sim/model/node_bitset.hpp"
 
 namespace acme::model {
 
@@ -17,12 +17,12 @@ struct ClusterShape {
   ClusterId id{};
   std::string name;
   std::uint32_t nodes = 0;
-  std::uint32_t gpus_per_node = 0;           ///< GPUs of every node; with gpus_of_node: the most any node has
-  std::vector<std::uint32_t> gpus_of_node;   ///< GPUs of each node when nodes differ (empty: all gpus_per_node)
-  std::uint32_t cpu_pool_cores = 0;          ///< cores shared by CPU jobs
-  std::vector<std::uint32_t> leaf_of_node;   ///< leaf switch of each node (empty: all under leaf 0)
+  std::uint32_t gpus_per_node = 0;         ///< GPUs of every node; with gpus_of_node: the most any node has
+  std::vector<std::uint32_t> gpus_of_node; ///< GPUs of each node when nodes differ (empty: all gpus_per_node)
+  std::uint32_t cpu_pool_cores = 0;        ///< cores shared by CPU jobs
+  std::vector<std::uint32_t> leaf_of_node; ///< leaf switch of each node (empty: all under leaf 0)
   std::uint32_t leaves = 1;
-  double utc_offset_s = 0.0;                 ///< local time = UTC + offset (daily rhythms, on-call hours)
+  double utc_offset_s = 0.0; ///< local time = UTC + offset (daily rhythms, on-call hours)
 
   /// GPUs of one node (heterogeneous clusters: its own count; otherwise gpus_per_node).
   std::uint32_t gpus_of(NodeId node) const {
@@ -128,8 +128,8 @@ private:
   std::vector<NodeBitset> by_free_;
   NodeBitset idle_;
   NodeBitset shared_nodes_;
-  std::vector<std::uint32_t> gpu_offset_;   ///< first GPU of each node in slot_milli_
-  std::vector<std::uint32_t> slot_milli_;   ///< milli in use per GPU as a shared GPU (0: not shared)
+  std::vector<std::uint32_t> gpu_offset_; ///< first GPU of each node in slot_milli_
+  std::vector<std::uint32_t> slot_milli_; ///< milli in use per GPU as a shared GPU (0: not shared)
   std::vector<std::uint32_t> shared_on_node_;
   std::uint32_t total_gpus_ = 0;
   std::uint32_t free_gpus_up_ = 0;

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/model/ids.hpp"
-#include "acme/model/job.hpp"
-
 #include <cstdint>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::model {
 

@@ -1,12 +1,11 @@
 #pragma once
 
-#include "acme/model/rng.hpp"
-
-#include <cmath>
-
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
+
+#include "sim/model/rng.hpp"
 
 namespace acme::model {
 
@@ -15,9 +14,9 @@ namespace acme::model {
 struct Distribution {
   enum class Kind : std::uint8_t { FIXED, UNIFORM, EXPONENTIAL, LOGNORMAL, WEIBULL };
   Kind kind = Kind::FIXED;
-  double a = 0.0;      ///< fixed: value; uniform: low; exponential: mean; lognormal: median; weibull: scale
-  double b = 0.0;      ///< uniform: high; lognormal: sigma; weibull: shape
-  double min = 0.0;    ///< samples are clamped to [min, max]
+  double a = 0.0;   ///< fixed: value; uniform: low; exponential: mean; lognormal: median; weibull: scale
+  double b = 0.0;   ///< uniform: high; lognormal: sigma; weibull: shape
+  double min = 0.0; ///< samples are clamped to [min, max]
   double max = 1e300;
 
   double sample(Rng& rng) const {

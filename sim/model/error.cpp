@@ -1,4 +1,4 @@
-#include "acme/model/error.hpp"
+#include "sim/model/error.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -24,8 +24,9 @@ std::string format_located(const Location& where, const std::string& key_path, c
 }
 
 ConfigError::ConfigError(Location where, std::string key_path, const std::string& message)
-    : std::runtime_error(format_located(where, key_path, message)), where_(std::move(where)),
-      key_path_(std::move(key_path)) {}
+    : std::runtime_error(format_located(where, key_path, message))
+    , where_(std::move(where))
+    , key_path_(std::move(key_path)) {}
 
 namespace {
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/model/ids.hpp"
-#include "acme/model/job.hpp"
-
 #include <variant>
+
+#include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::model {
 

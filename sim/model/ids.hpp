@@ -25,5 +25,7 @@ constexpr auto to_index(Id id) noexcept {
 
 template <>
 struct std::hash<acme::model::JobId> {
-  std::size_t operator()(acme::model::JobId id) const noexcept { return std::hash<std::uint64_t>{}(acme::model::to_index(id)); }
+  std::size_t operator()(acme::model::JobId id) const noexcept {
+    return std::hash<std::uint64_t>{}(acme::model::to_index(id));
+  }
 };

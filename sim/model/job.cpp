@@ -1,4 +1,4 @@
-#include "acme/model/job.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::model {
 

@@ -1,16 +1,15 @@
 #pragma once
 
-#include "acme/model/ids.hpp"
-#include "acme/model/units.hpp"
-
-#include "acme/model/task_plan.hpp"
-
 #include <array>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "sim/model/ids.hpp"
+#include "sim/model/task_plan.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::model {
 
@@ -49,27 +48,27 @@ constexpr bool counts_as_failed(JobState s) {
 
 /// One job as the workload describes it. Plain data: the engine keeps its run-time state elsewhere.
 struct JobSpec {
-  JobId id{};                                ///< dense, in submission order
-  ClusterId cluster{};                       ///< the cluster it is submitted to
-  UserId user{};                             ///< interned user name
-  JobType type = JobType::OTHER;             ///< workload type
-  JobState final_state = JobState::COMPLETED; ///< how the job ends when nothing else intervenes
-  std::uint32_t gpus = 0;                    ///< GPUs requested (0: CPU job)
-  std::uint32_t gpu_milli = MILLI_PER_GPU;   ///< share of each GPU; < 1000 only with gpus == 1 (a shared GPU)
-  std::uint32_t nodes = 0;                   ///< nodes requested (0: derived from gpus)
-  std::uint32_t cpus = 0;                    ///< CPU cores requested
-  double submit_time_s = 0.0;                ///< seconds since the run's epoch
-  double duration_s = 0.0;                   ///< service time: how long it runs once started
-  double recorded_start_s = UNKNOWN_TIME_S;  ///< start time recorded by the trace, if any
-  double requested_time_s = UNKNOWN_TIME_S;  ///< wall-time limit requested, if any
-  RunId run{};                               ///< logical run its attempts share; 0: none (own run)
-  std::uint16_t attempt = 1;                 ///< attempt number within the run, from 1
-  double model_params = 0.0;                 ///< model parameters (count), 0 when unknown
+  JobId id{};                                      ///< dense, in submission order
+  ClusterId cluster{};                             ///< the cluster it is submitted to
+  UserId user{};                                   ///< interned user name
+  JobType type = JobType::OTHER;                   ///< workload type
+  JobState final_state = JobState::COMPLETED;      ///< how the job ends when nothing else intervenes
+  std::uint32_t gpus = 0;                          ///< GPUs requested (0: CPU job)
+  std::uint32_t gpu_milli = MILLI_PER_GPU;         ///< share of each GPU; < 1000 only with gpus == 1 (a shared GPU)
+  std::uint32_t nodes = 0;                         ///< nodes requested (0: derived from gpus)
+  std::uint32_t cpus = 0;                          ///< CPU cores requested
+  double submit_time_s = 0.0;                      ///< seconds since the run's epoch
+  double duration_s = 0.0;                         ///< service time: how long it runs once started
+  double recorded_start_s = UNKNOWN_TIME_S;        ///< start time recorded by the trace, if any
+  double requested_time_s = UNKNOWN_TIME_S;        ///< wall-time limit requested, if any
+  RunId run{};                                     ///< logical run its attempts share; 0: none (own run)
+  std::uint16_t attempt = 1;                       ///< attempt number within the run, from 1
+  double model_params = 0.0;                       ///< model parameters (count), 0 when unknown
   FailureCategory failure = FailureCategory::NONE; ///< cause, when final_state counts as failed
-  std::string name;                          ///< job id as written in the trace
-  std::uint64_t eval_batch = 0;              ///< evaluation request (model checkpoint) it belongs to; 0: none
-  std::uint32_t dataset = 0;                 ///< evaluation dataset index within the catalogue
-  std::shared_ptr<const TaskPlan> plan;      ///< phases to run (evaluation); null: plain computation
+  std::string name;                                ///< job id as written in the trace
+  std::uint64_t eval_batch = 0;                    ///< evaluation request (model checkpoint) it belongs to; 0: none
+  std::uint32_t dataset = 0;                       ///< evaluation dataset index within the catalogue
+  std::shared_ptr<const TaskPlan> plan;            ///< phases to run (evaluation); null: plain computation
 
   bool is_cpu_job() const { return gpus == 0; }
   /// Takes a fraction of one GPU that other fractional jobs may share.

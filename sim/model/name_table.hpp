@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/model/ids.hpp"
-
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "sim/model/ids.hpp"
 
 namespace acme::model {
 

@@ -14,7 +14,11 @@ inline constexpr double GIB_BYTES = 1024.0 * 1024.0 * 1024.0;
 /// Marks a time that a trace does not record (start time, requested time).
 inline constexpr double UNKNOWN_TIME_S = -1.0;
 
-constexpr double gbps_to_Bps(double gbit_per_s) { return gbit_per_s * GIGA / BITS_PER_BYTE; }
-constexpr double seconds_to_hours(double s) { return s / SECONDS_PER_HOUR; }
+constexpr double gbps_to_Bps(double gbit_per_s) {
+  return gbit_per_s * GIGA / BITS_PER_BYTE;
+}
+constexpr double seconds_to_hours(double s) {
+  return s / SECONDS_PER_HOUR;
+}
 
 } // namespace acme::model

@@ -1,13 +1,13 @@
-#include "acme/study/metrics_flatten.hpp"
-
-#include "acme/config/node.hpp"
-#include "acme/model/error.hpp"
-#include "acme/study/text_format.hpp"
+#include "sim/study/metrics_flatten.hpp"
 
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
 #include <cmath>
+
+#include "sim/config/node.hpp"
+#include "sim/model/error.hpp"
+#include "sim/study/text_format.hpp"
 
 namespace acme::study {
 namespace {

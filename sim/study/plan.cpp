@@ -1,10 +1,10 @@
-#include "acme/study/plan.hpp"
-
-#include "acme/config/node.hpp"
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/study/text_format.hpp"
+#include "sim/study/plan.hpp"
 
 #include <filesystem>
+
+#include "sim/config/node.hpp"
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/study/text_format.hpp"
 
 namespace acme::study {
 namespace {

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/study/point.hpp"
-
 #include <string>
 #include <vector>
+
+#include "sim/study/point.hpp"
 
 namespace acme::study {
 

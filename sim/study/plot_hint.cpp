@@ -1,8 +1,8 @@
-#include "acme/study/plot_hint.hpp"
-
-#include "acme/study/slurm_script.hpp"
+#include "sim/study/plot_hint.hpp"
 
 #include <filesystem>
+
+#include "sim/study/slurm_script.hpp"
 
 namespace acme::study {
 

@@ -1,4 +1,4 @@
-#include "acme/study/point.hpp"
+#include "sim/study/point.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/study/study.hpp"
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/config/config.hpp"
+#include "sim/study/study.hpp"
 
 namespace acme::study {
 

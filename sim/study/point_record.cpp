@@ -1,10 +1,10 @@
-#include "acme/study/point_record.hpp"
-
-#include "acme/config/node.hpp"
-#include "acme/model/error.hpp"
-#include "acme/study/text_format.hpp"
+#include "sim/study/point_record.hpp"
 
 #include <filesystem>
+
+#include "sim/config/node.hpp"
+#include "sim/model/error.hpp"
+#include "sim/study/text_format.hpp"
 
 namespace acme::study {
 namespace {

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/study/metrics_flatten.hpp"
-#include "acme/study/point.hpp"
-
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "sim/study/metrics_flatten.hpp"
+#include "sim/study/point.hpp"
 
 namespace acme::study {
 

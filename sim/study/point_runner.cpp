@@ -1,8 +1,4 @@
-#include "acme/study/point_runner.hpp"
-
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/study/metrics_flatten.hpp"
-#include "acme/study/text_format.hpp"
+#include "sim/study/point_runner.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -10,6 +6,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/study/metrics_flatten.hpp"
+#include "sim/study/text_format.hpp"
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>

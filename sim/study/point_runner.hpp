@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/study/point.hpp"
-#include "acme/study/point_record.hpp"
-
 #include <string>
 #include <vector>
+
+#include "sim/study/point.hpp"
+#include "sim/study/point_record.hpp"
 
 namespace acme::study {
 

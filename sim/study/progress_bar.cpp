@@ -1,4 +1,4 @@
-#include "acme/study/progress_bar.hpp"
+#include "sim/study/progress_bar.hpp"
 
 #include <cstdio>
 #include <string>

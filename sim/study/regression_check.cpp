@@ -1,14 +1,13 @@
-#include "acme/study/regression_check.hpp"
-
-#include "acme/config/node.hpp"
-#include "acme/model/error.hpp"
-#include "acme/study/text_format.hpp"
+#include "sim/study/regression_check.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <regex>
 
+#include "sim/config/node.hpp"
+#include "sim/model/error.hpp"
+#include "sim/study/text_format.hpp"
 #include <fnmatch.h>
 
 namespace acme::study {

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/study/metrics_flatten.hpp"
-
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "sim/study/metrics_flatten.hpp"
 
 namespace acme::study {
 

@@ -1,12 +1,12 @@
-#include "acme/study/results.hpp"
-
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/study/t_interval.hpp"
-#include "acme/study/text_format.hpp"
+#include "sim/study/results.hpp"
 
 #include <filesystem>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/study/t_interval.hpp"
+#include "sim/study/text_format.hpp"
 
 namespace acme::study {
 namespace {

@@ -1,11 +1,10 @@
-#include "acme/study/slurm_script.hpp"
-
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/model/error.hpp"
+#include "sim/study/slurm_script.hpp"
 
 #include <cctype>
 #include <filesystem>
 
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/model/error.hpp"
 #include <sys/stat.h>
 
 namespace acme::study {

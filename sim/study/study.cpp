@@ -1,11 +1,11 @@
-#include "acme/study/study.hpp"
-
-#include "acme/config/node.hpp"
+#include "sim/study/study.hpp"
 
 #include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <set>
+
+#include "sim/config/node.hpp"
 
 namespace acme::study {
 namespace {

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/model/error.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/config/config.hpp"
+#include "sim/model/error.hpp"
 
 namespace acme::study {
 

@@ -1,11 +1,10 @@
-#include "acme/study/study_dir.hpp"
-
-#include "acme/model/error.hpp"
+#include "sim/study/study_dir.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 
+#include "sim/model/error.hpp"
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>

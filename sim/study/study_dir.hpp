@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/study/plan.hpp"
-#include "acme/study/point_record.hpp"
-
 #include <map>
 #include <string>
 #include <vector>
+
+#include "sim/study/plan.hpp"
+#include "sim/study/point_record.hpp"
 
 namespace acme::study {
 

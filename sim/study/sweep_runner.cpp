@@ -1,4 +1,4 @@
-#include "acme/study/sweep_runner.hpp"
+#include "sim/study/sweep_runner.hpp"
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/global_control.h>

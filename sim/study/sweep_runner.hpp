@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/study/point_runner.hpp"
-
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "sim/study/point_runner.hpp"
 
 namespace acme::study {
 

@@ -1,9 +1,9 @@
-#include "acme/study/t_interval.hpp"
-
-#include "acme/model/assert.hpp"
+#include "sim/study/t_interval.hpp"
 
 #include <cmath>
 #include <numbers>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::study {
 namespace {

@@ -1,4 +1,4 @@
-#include "acme/study/text_format.hpp"
+#include "sim/study/text_format.hpp"
 
 #include <array>
 #include <charconv>

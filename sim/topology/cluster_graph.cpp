@@ -1,10 +1,9 @@
-#include "acme/topology/cluster_graph.hpp"
-
-#include "acme/model/assert.hpp"
+#include "sim/topology/cluster_graph.hpp"
 
 #include <algorithm>
-
 #include <cstdio>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::topology {
 namespace {

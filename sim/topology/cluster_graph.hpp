@@ -1,23 +1,23 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/model/ids.hpp"
-
 #include <boost/graph/adjacency_list.hpp>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sim/config/config.hpp"
+#include "sim/model/ids.hpp"
+
 namespace acme::topology {
 
 enum class VertexKind : std::uint8_t {
-  NODE,          ///< a GPU node (one SimGrid host with its cores; NVLink inside)
-  NODE_STORAGE,  ///< a node's dedicated storage NIC endpoint (Kalos), on the storage network
-  LEAF,          ///< leaf (top-of-rack) switch
-  SPINE,         ///< the spine layer of a cluster (aggregated: ECMP spreads over all spines)
-  STORAGE_NET,   ///< switch of a dedicated storage network
-  STORAGE,       ///< the cluster's remote storage system
+  NODE,         ///< a GPU node (one SimGrid host with its cores; NVLink inside)
+  NODE_STORAGE, ///< a node's dedicated storage NIC endpoint (Kalos), on the storage network
+  LEAF,         ///< leaf (top-of-rack) switch
+  SPINE,        ///< the spine layer of a cluster (aggregated: ECMP spreads over all spines)
+  STORAGE_NET,  ///< switch of a dedicated storage network
+  STORAGE,      ///< the cluster's remote storage system
 };
 
 enum class LinkKind : std::uint8_t { NIC, STORAGE_NIC, LEAF_UPLINK, STORAGE_PORT, BACKBONE };

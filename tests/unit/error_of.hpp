@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/model/error.hpp"
-
 #include <functional>
 #include <string>
+
+#include "sim/model/error.hpp"
 
 namespace acme::test {
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/tools/calibrate/backend.hpp"
-
 #include <cstddef>
 #include <cstdio>
 #include <string>
+
+#include "tools/calibrate/backend.hpp"
 
 namespace acme::tools::calibrate {
 

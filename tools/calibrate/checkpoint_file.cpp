@@ -1,7 +1,4 @@
-#include "acme/tools/calibrate/checkpoint_file.hpp"
-
-#include "acme/tools/calibrate/fill_pattern.hpp"
-#include "acme/tools/calibrate/timer.hpp"
+#include "tools/calibrate/checkpoint_file.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "tools/calibrate/fill_pattern.hpp"
+#include "tools/calibrate/timer.hpp"
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>

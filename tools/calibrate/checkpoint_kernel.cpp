@@ -5,16 +5,16 @@
 // runs on the side stream, T_async_copy that copy's duration and T_sync_copy the same copy with the
 // compute stopped (a synchronous snapshot's stall). A negative difference is timing noise (a copy cannot
 // speed compute up) and counts as 0.
-#include "acme/tools/calibrate/checkpoint_kernel.hpp"
-
-#include "acme/tools/calibrate/buffers.hpp"
-#include "acme/tools/calibrate/checkpoint_file.hpp"
-#include "acme/tools/calibrate/fill_pattern.hpp"
-#include "acme/tools/calibrate/timer.hpp"
+#include "tools/calibrate/checkpoint_kernel.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
+
+#include "tools/calibrate/buffers.hpp"
+#include "tools/calibrate/checkpoint_file.hpp"
+#include "tools/calibrate/fill_pattern.hpp"
+#include "tools/calibrate/timer.hpp"
 
 namespace acme::tools::calibrate {
 namespace {

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/tools/calibrate/backend.hpp"
-#include "acme/tools/calibrate/plan.hpp"
-#include "acme/tools/calibrate/stats.hpp"
-
 #include <string>
+
+#include "tools/calibrate/backend.hpp"
+#include "tools/calibrate/plan.hpp"
+#include "tools/calibrate/stats.hpp"
 
 namespace acme::tools::calibrate {
 

@@ -1,11 +1,6 @@
 // The CPU fallback: host buffers stand in for device memory, a worker thread for the side stream, a
 // blocked fp32 GEMM for the device's GEMMs. It exercises every code path of the kernels on any machine;
 // its numbers describe the host, not a GPU.
-#include "acme/tools/calibrate/backend.hpp"
-#include "acme/tools/calibrate/cpu_gemm.hpp"
-#include "acme/tools/calibrate/fill_pattern.hpp"
-#include "acme/tools/calibrate/timer.hpp"
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +9,10 @@
 #include <thread>
 #include <vector>
 
+#include "tools/calibrate/backend.hpp"
+#include "tools/calibrate/cpu_gemm.hpp"
+#include "tools/calibrate/fill_pattern.hpp"
+#include "tools/calibrate/timer.hpp"
 #include <sys/mman.h>
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "acme/tools/calibrate/cpu_gemm.hpp"
+#include "tools/calibrate/cpu_gemm.hpp"
 
 #include <algorithm>
 

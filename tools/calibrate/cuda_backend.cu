@@ -1,9 +1,9 @@
 // The CUDA backend: device memory, pinned host memory (cudaMallocHost), a main and a side stream, and
 // GEMMs in bf16 through cuBLAS (ACME_CALIBRATE_CUBLAS) or in fp32 through a plain tiled kernel.
 // Compiled by nvcc as C++17.
-#include "acme/tools/calibrate/cuda_backend.hpp"
-#include "acme/tools/calibrate/fill_pattern.hpp"
-#include "acme/tools/calibrate/timer.hpp"
+#include "tools/calibrate/cuda_backend.hpp"
+#include "tools/calibrate/fill_pattern.hpp"
+#include "tools/calibrate/timer.hpp"
 
 #include <cuda_runtime.h>
 #if defined(ACME_CALIBRATE_CUBLAS)

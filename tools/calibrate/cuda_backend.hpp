@@ -1,10 +1,10 @@
 #pragma once
 // Only in the CUDA build (acme-calibrate-cuda); kept C++17 like backend.hpp.
 
-#include "acme/tools/calibrate/backend.hpp"
-
 #include <memory>
 #include <string>
+
+#include "tools/calibrate/backend.hpp"
 
 namespace acme::tools::calibrate {
 

@@ -1,12 +1,12 @@
-#include "acme/tools/calibrate/eval_kernel.hpp"
-
-#include "acme/tools/calibrate/buffers.hpp"
-#include "acme/tools/calibrate/checkpoint_file.hpp"
-#include "acme/tools/calibrate/fill_pattern.hpp"
-#include "acme/tools/calibrate/timer.hpp"
+#include "tools/calibrate/eval_kernel.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "tools/calibrate/buffers.hpp"
+#include "tools/calibrate/checkpoint_file.hpp"
+#include "tools/calibrate/fill_pattern.hpp"
+#include "tools/calibrate/timer.hpp"
 
 namespace acme::tools::calibrate {
 namespace {

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "acme/tools/calibrate/backend.hpp"
-#include "acme/tools/calibrate/metric_phase.hpp"
-#include "acme/tools/calibrate/options.hpp"
-#include "acme/tools/calibrate/plan.hpp"
-#include "acme/tools/calibrate/stats.hpp"
-
 #include <string>
 #include <vector>
+
+#include "tools/calibrate/backend.hpp"
+#include "tools/calibrate/metric_phase.hpp"
+#include "tools/calibrate/options.hpp"
+#include "tools/calibrate/plan.hpp"
+#include "tools/calibrate/stats.hpp"
 
 namespace acme::tools::calibrate {
 

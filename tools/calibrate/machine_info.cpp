@@ -1,4 +1,4 @@
-#include "acme/tools/calibrate/machine_info.hpp"
+#include "tools/calibrate/machine_info.hpp"
 
 #include <array>
 #include <ctime>

@@ -1,13 +1,13 @@
 // acme-calibrate: measures the checkpoint and evaluation-dispatch costs that acme-sim's models use and
 // writes them as a calibration file. Built twice: acme-calibrate (CPU fallback only, always) and
 // acme-calibrate-cuda (CUDA backend, when CMake finds nvcc; ACME_CALIBRATE_CUDA is then defined).
-#include "acme/model/error.hpp"
-#include "acme/tools/calibrate/checkpoint_file.hpp"
-#include "acme/tools/calibrate/options.hpp"
-#include "acme/tools/calibrate/report.hpp"
-#include "acme/tools/calibrate/stats.hpp"
+#include "sim/model/error.hpp"
+#include "tools/calibrate/checkpoint_file.hpp"
+#include "tools/calibrate/options.hpp"
+#include "tools/calibrate/report.hpp"
+#include "tools/calibrate/stats.hpp"
 #if defined(ACME_CALIBRATE_CUDA)
-#include "acme/tools/calibrate/cuda_backend.hpp"
+#include "tools/calibrate/cuda_backend.hpp"
 #endif
 
 #include <cstdio>

@@ -1,10 +1,10 @@
-#include "acme/tools/calibrate/metric_phase.hpp"
-
-#include "acme/model/rng.hpp"
+#include "tools/calibrate/metric_phase.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
+
+#include "sim/model/rng.hpp"
 
 namespace acme::tools::calibrate {
 namespace {

@@ -1,13 +1,13 @@
-#include "acme/tools/calibrate/options.hpp"
-
-#include "acme/config/units.hpp"
-#include "acme/model/error.hpp"
+#include "tools/calibrate/options.hpp"
 
 #include <charconv>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <map>
+
+#include "sim/config/units.hpp"
+#include "sim/model/error.hpp"
 
 namespace acme::tools::calibrate {
 namespace {

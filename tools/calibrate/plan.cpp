@@ -1,4 +1,4 @@
-#include "acme/tools/calibrate/plan.hpp"
+#include "tools/calibrate/plan.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/tools/calibrate/backend.hpp"
-#include "acme/tools/calibrate/options.hpp"
-
 #include <cstdint>
 #include <vector>
+
+#include "tools/calibrate/backend.hpp"
+#include "tools/calibrate/options.hpp"
 
 namespace acme::tools::calibrate {
 

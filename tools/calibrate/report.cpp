@@ -1,7 +1,4 @@
-#include "acme/tools/calibrate/report.hpp"
-
-#include "acme/tools/calibrate/checkpoint_file.hpp"
-#include "acme/tools/calibrate/stats.hpp"
+#include "tools/calibrate/report.hpp"
 
 #include <array>
 #include <cstdio>
@@ -9,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "tools/calibrate/checkpoint_file.hpp"
+#include "tools/calibrate/stats.hpp"
 #include <unistd.h>
 
 namespace acme::tools::calibrate {

@@ -1,13 +1,13 @@
 #pragma once
 
-#include "acme/tools/calibrate/backend.hpp"
-#include "acme/tools/calibrate/checkpoint_kernel.hpp"
-#include "acme/tools/calibrate/eval_kernel.hpp"
-#include "acme/tools/calibrate/machine_info.hpp"
-#include "acme/tools/calibrate/options.hpp"
-#include "acme/tools/calibrate/plan.hpp"
-
 #include <string>
+
+#include "tools/calibrate/backend.hpp"
+#include "tools/calibrate/checkpoint_kernel.hpp"
+#include "tools/calibrate/eval_kernel.hpp"
+#include "tools/calibrate/machine_info.hpp"
+#include "tools/calibrate/options.hpp"
+#include "tools/calibrate/plan.hpp"
 
 namespace acme::tools::calibrate {
 

@@ -2,10 +2,6 @@
 // (about a second) and checks its output: every field present and positive (fractions >= 0), the file
 // loads with acme::config::load_calibration, the raw CSV has every sample, no scratch file is left, and
 // bad options stop with exit code 2 and a message naming the option. Exit 0 when all checks pass, 1 otherwise.
-#include "acme/config/calibration.hpp"
-#include "acme/config/node.hpp"
-#include "acme/model/error.hpp"
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/calibration.hpp"
+#include "sim/config/node.hpp"
+#include "sim/model/error.hpp"
 #include <sys/wait.h>
 
 namespace fs = std::filesystem;

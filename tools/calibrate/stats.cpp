@@ -1,4 +1,4 @@
-#include "acme/tools/calibrate/stats.hpp"
+#include "tools/calibrate/stats.hpp"
 
 #include <algorithm>
 #include <stdexcept>

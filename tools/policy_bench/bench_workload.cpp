@@ -1,9 +1,9 @@
-#include "bench_workload.hpp"
-
-#include "acme/model/rng.hpp"
+#include "tools/policy_bench/bench_workload.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "sim/model/rng.hpp"
 
 namespace acme::tools {
 namespace {

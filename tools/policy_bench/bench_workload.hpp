@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/model/job.hpp"
-
 #include <cstdint>
 #include <vector>
+
+#include "sim/model/job.hpp"
 
 namespace acme::tools {
 

@@ -2,13 +2,6 @@
 // hand-built ClusterView of Seren's shape (286 nodes x 8 GPUs, 20 nodes per leaf; configs/acme.yaml). A
 // tiny event loop plays the engine (submissions, ends after the job's duration, preemptions); the
 // figures are jobs completed per second of wall time, for the loop and for the scheduler alone.
-#include "bench_workload.hpp"
-
-#include "acme/config/config.hpp"
-#include "acme/model/cluster_view.hpp"
-#include "acme/model/error.hpp"
-#include "acme/policies/builtin.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +9,12 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "policies/builtin.hpp"
+#include "sim/config/config.hpp"
+#include "sim/model/cluster_view.hpp"
+#include "sim/model/error.hpp"
+#include "tools/policy_bench/bench_workload.hpp"
 
 namespace {
 
@@ -90,8 +89,12 @@ config::PolicySpec spec_of(const char* family, const std::string& yaml, const ch
 class Bench {
 public:
   Bench(const std::vector<model::JobSpec>& jobs, std::unique_ptr<policies::Scheduler> scheduler)
-      : jobs_(jobs), view_(seren_shape()), scheduler_(std::move(scheduler)), remaining_s_(jobs.size()),
-        generation_(jobs.size(), 0), first_start_s_(jobs.size(), -1.0) {
+      : jobs_(jobs)
+      , view_(seren_shape())
+      , scheduler_(std::move(scheduler))
+      , remaining_s_(jobs.size())
+      , generation_(jobs.size(), 0)
+      , first_start_s_(jobs.size(), -1.0) {
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       remaining_s_[i] = jobs[i].duration_s;
     }
@@ -219,8 +222,10 @@ Options parse_args(int argc, char** argv) {
       usage();
       std::exit(0);
     } else {
-      std::fprintf(stderr, "acme-policy-bench: unknown option \"%s\"; expected --jobs, --load, --seed, "
-                           "--placement or --scheduler\n", a.c_str());
+      std::fprintf(stderr,
+                   "acme-policy-bench: unknown option \"%s\"; expected --jobs, --load, --seed, "
+                   "--placement or --scheduler\n",
+                   a.c_str());
       std::exit(2);
     }
   }

@@ -1,6 +1,4 @@
-#include "acme/workloads/eval/dataset_catalogue.hpp"
-
-#include "acme/model/error.hpp"
+#include "workloads/eval/dataset_catalogue.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,6 +11,8 @@
 #include <map>
 #include <optional>
 #include <sstream>
+
+#include "sim/model/error.hpp"
 
 namespace acme::workloads::eval {
 namespace {
@@ -44,7 +44,9 @@ std::vector<std::string> split_fields(std::string_view line) {
   }
 }
 
-std::vector<std::string> all_columns() { return {COLUMN_NAMES.begin(), COLUMN_NAMES.end()}; }
+std::vector<std::string> all_columns() {
+  return {COLUMN_NAMES.begin(), COLUMN_NAMES.end()};
+}
 
 /// Position of each column in the file's header (nullopt: optional column absent).
 std::array<std::optional<std::size_t>, COLUMN_COUNT> read_header(const std::vector<std::string>& fields,
@@ -67,8 +69,9 @@ std::array<std::optional<std::size_t>, COLUMN_COUNT> read_header(const std::vect
   }
   for (std::size_t c = 0; c < COLUMN_COUNT; ++c) {
     if (REQUIRED[c] && !where[c]) {
-      at.fail(std::string("missing column \"") + COLUMN_NAMES[c] +
-              "\"; expected a header with name, samples, preprocess_s, inference_s, metric_s (category, form optional)");
+      at.fail(
+          std::string("missing column \"") + COLUMN_NAMES[c] +
+          "\"; expected a header with name, samples, preprocess_s, inference_s, metric_s (category, form optional)");
     }
   }
   return where;
@@ -86,7 +89,8 @@ double seconds_field(const std::string& text, Column column, const Cursor& at) {
 std::uint32_t samples_field(const std::string& text, const Cursor& at) {
   std::uint64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value == 0 || value > std::numeric_limits<std::uint32_t>::max()) {
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value == 0 ||
+      value > std::numeric_limits<std::uint32_t>::max()) {
     at.fail("column \"samples\": expected a positive integer, got \"" + text + "\"");
   }
   return static_cast<std::uint32_t>(value);

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/policies/eval/eval_dispatch.hpp"
-
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "policies/eval/eval_dispatch.hpp"
+#include "sim/config/config.hpp"
 
 namespace acme::workloads::eval {
 

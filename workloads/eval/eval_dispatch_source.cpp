@@ -1,23 +1,26 @@
-#include "acme/workloads/eval/eval_dispatch_source.hpp"
-
-#include "acme/model/assert.hpp"
-#include "acme/workloads/eval/dataset_catalogue.hpp"
-#include "acme/workloads/eval/eval_request_workload.hpp"
+#include "workloads/eval/eval_dispatch_source.hpp"
 
 #include <algorithm>
 #include <map>
+
+#include "sim/model/assert.hpp"
+#include "workloads/eval/dataset_catalogue.hpp"
+#include "workloads/eval/eval_request_workload.hpp"
 
 namespace acme::workloads::eval {
 namespace {
 
 const std::vector<std::string> SECTION_KEYS = {"dispatch", "catalogue", "nodes"};
 
-bool is_batch_job(const model::JobSpec& job) { return job.eval_batch != 0 && !job.plan; }
+bool is_batch_job(const model::JobSpec& job) {
+  return job.eval_batch != 0 && !job.plan;
+}
 
 } // namespace
 
 EvalDispatchSource::EvalDispatchSource(std::unique_ptr<WorkloadSource> inner, EvalSettings settings)
-    : inner_(std::move(inner)), settings_(std::move(settings)) {
+    : inner_(std::move(inner))
+    , settings_(std::move(settings)) {
   ACME_ASSERT(!settings_.catalogue.empty(), "an evaluation catalogue has datasets");
   lookahead_ = inner_->next();
 }

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/policies/eval/eval_dispatch.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include "policies/eval/eval_dispatch.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads::eval {
 
@@ -14,7 +14,7 @@ namespace acme::workloads::eval {
 struct EvalSettings {
   std::vector<policies::EvalDataset> catalogue;
   std::uint32_t nodes = 1; ///< nodes a request may use per GPU of one of its trials (capped at the cluster)
-  std::vector<policies::EvalClusterShape> clusters;    ///< by cluster id
+  std::vector<policies::EvalClusterShape> clusters;              ///< by cluster id
   std::vector<std::unique_ptr<policies::EvalDispatch>> policies; ///< by cluster id
 };
 

@@ -1,11 +1,11 @@
-#include "acme/workloads/eval/eval_request_workload.hpp"
-
-#include "acme/policies/builtin.hpp"
-#include "acme/workloads/eval/dataset_catalogue.hpp"
-#include "acme/workloads/list_source.hpp"
+#include "workloads/eval/eval_request_workload.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "policies/builtin.hpp"
+#include "workloads/eval/dataset_catalogue.hpp"
+#include "workloads/list_source.hpp"
 
 namespace acme::workloads::eval {
 namespace {

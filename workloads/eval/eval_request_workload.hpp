@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/policies/eval/eval_dispatch.hpp"
-#include "acme/policies/registry.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "policies/eval/eval_dispatch.hpp"
+#include "policies/registry.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads::eval {
 

@@ -1,15 +1,15 @@
-#include "acme/workloads/replay/acme_trace_reader.hpp"
-
-#include "acme/model/civil_time.hpp"
-#include "acme/model/error.hpp"
+#include "workloads/replay/acme_trace_reader.hpp"
 
 #include <charconv>
 #include <cmath>
 
+#include "sim/model/civil_time.hpp"
+#include "sim/model/error.hpp"
+
 namespace acme::workloads {
 namespace {
 
-const char* const COLUMN_NAMES[] = {"job_id", "user",       "node_num", "gpu_num", "cpu_num", "type",
+const char* const COLUMN_NAMES[] = {"job_id", "user",        "node_num",   "gpu_num",  "cpu_num", "type",
                                     "state",  "submit_time", "start_time", "end_time", "duration"};
 constexpr bool REQUIRED[] = {true, true, false, true, false, true, true, true, false, false, true};
 
@@ -28,8 +28,11 @@ bool parse_number(std::string_view text, T& out) {
 
 AcmeTraceReader::AcmeTraceReader(std::string path, model::ClusterId cluster, double utc_offset_s,
                                  model::NameTable& users, BadRowPolicy on_bad_row)
-    : lines_(std::move(path)), cluster_(cluster), utc_offset_s_(utc_offset_s), users_(&users),
-      on_bad_row_(on_bad_row) {
+    : lines_(std::move(path))
+    , cluster_(cluster)
+    , utc_offset_s_(utc_offset_s)
+    , users_(&users)
+    , on_bad_row_(on_bad_row) {
   read_header();
 }
 
@@ -99,13 +102,14 @@ model::JobSpec AcmeTraceReader::parse_row() {
   job.cpus = count(CPU_NUM);
   auto type = model::parse_job_type(field(TYPE));
   if (!type) {
-    bad(TYPE, "expected one of Pretrain, SFT, MLLM, Evaluation, Debug, Other, got \"" + std::string(field(TYPE)) + "\"");
+    bad(TYPE,
+        "expected one of Pretrain, SFT, MLLM, Evaluation, Debug, Other, got \"" + std::string(field(TYPE)) + "\"");
   }
   job.type = *type;
   auto state = model::parse_job_state(field(STATE));
   if (!state) {
-    bad(STATE, "expected one of COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL, got \"" +
-                   std::string(field(STATE)) + "\"");
+    bad(STATE,
+        "expected one of COMPLETED, CANCELLED, FAILED, TIMEOUT, NODE_FAIL, got \"" + std::string(field(STATE)) + "\"");
   }
   job.final_state = *state;
   job.submit_time_s = time(SUBMIT);
@@ -176,8 +180,8 @@ void AcmeRowWriter::append_row(const model::JobSpec& job, const model::NameTable
   out += ',';
   datetime(job.submit_time_s);
   datetime(job.recorded_start_s);
-  double end = job.recorded_start_s == model::UNKNOWN_TIME_S ? model::UNKNOWN_TIME_S
-                                                             : job.recorded_start_s + job.duration_s;
+  double end =
+      job.recorded_start_s == model::UNKNOWN_TIME_S ? model::UNKNOWN_TIME_S : job.recorded_start_s + job.duration_s;
   datetime(end);
   if (schema == AcmeSchema::KALOS) {
     out += ",,";

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/workloads/replay/line_reader.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <string>
 #include <vector>
+
+#include "workloads/replay/line_reader.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads {
 
@@ -24,8 +24,20 @@ public:
   const std::string& path() const { return lines_.path(); }
 
 private:
-  enum Column : std::uint8_t { JOB_ID, USER, NODE_NUM, GPU_NUM, CPU_NUM, TYPE, STATE, SUBMIT, START, END, DURATION,
-                               COLUMN_COUNT };
+  enum Column : std::uint8_t {
+    JOB_ID,
+    USER,
+    NODE_NUM,
+    GPU_NUM,
+    CPU_NUM,
+    TYPE,
+    STATE,
+    SUBMIT,
+    START,
+    END,
+    DURATION,
+    COLUMN_COUNT
+  };
   void read_header();
   model::JobSpec parse_row();
   [[noreturn]] void bad(Column column, const std::string& what) const;

@@ -1,10 +1,10 @@
-#include "acme/workloads/replay/alibaba_pod_reader.hpp"
-
-#include "acme/model/error.hpp"
+#include "workloads/replay/alibaba_pod_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+
+#include "sim/model/error.hpp"
 
 namespace acme::workloads {
 namespace {

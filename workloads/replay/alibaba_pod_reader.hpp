@@ -1,10 +1,10 @@
 #pragma once
 
-#include "acme/workloads/replay/line_reader.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <string>
 #include <vector>
+
+#include "workloads/replay/line_reader.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads {
 

@@ -1,8 +1,8 @@
-#include "acme/workloads/replay/line_reader.hpp"
-
-#include "acme/model/error.hpp"
+#include "workloads/replay/line_reader.hpp"
 
 #include <cstring>
+
+#include "sim/model/error.hpp"
 
 namespace acme::workloads {
 namespace {
@@ -10,10 +10,12 @@ constexpr std::size_t BUFFER_BYTES = 1 << 20;
 } // namespace
 
 LineReader::LineReader(std::string path)
-    : path_(std::move(path)), file_(std::fopen(path_.c_str(), "rb"), &std::fclose), buffer_(BUFFER_BYTES) {
+    : path_(std::move(path))
+    , file_(std::fopen(path_.c_str(), "rb"), &std::fclose)
+    , buffer_(BUFFER_BYTES) {
   if (!file_) {
-    throw ConfigError(Location{path_, 0, 0}, "", std::string("cannot open trace: ") + std::strerror(errno) +
-                                                     "; expected a readable file");
+    throw ConfigError(Location{path_, 0, 0}, "",
+                      std::string("cannot open trace: ") + std::strerror(errno) + "; expected a readable file");
   }
 }
 

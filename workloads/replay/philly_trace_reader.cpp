@@ -1,12 +1,12 @@
-#include "acme/workloads/replay/philly_trace_reader.hpp"
-
-#include "acme/model/civil_time.hpp"
-#include "acme/model/error.hpp"
-#include "acme/workloads/replay/line_reader.hpp"
+#include "workloads/replay/philly_trace_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+
+#include "sim/model/civil_time.hpp"
+#include "sim/model/error.hpp"
+#include "workloads/replay/line_reader.hpp"
 
 namespace acme::workloads {
 namespace {

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/workloads/workload_source.hpp"
-
 #include <string>
 #include <vector>
+
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads {
 

@@ -1,6 +1,6 @@
-#include "acme/workloads/replay/reorder_window.hpp"
+#include "workloads/replay/reorder_window.hpp"
 
-#include "acme/model/error.hpp"
+#include "sim/model/error.hpp"
 
 namespace acme::workloads {
 

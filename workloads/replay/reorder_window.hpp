@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/model/job.hpp"
-
+#include <algorithm>
 #include <functional>
 #include <optional>
-#include <algorithm>
 #include <string>
 #include <vector>
+
+#include "sim/model/job.hpp"
 
 namespace acme::workloads {
 

@@ -1,9 +1,9 @@
-#include "acme/workloads/replay/swf_trace_reader.hpp"
-
-#include "acme/model/error.hpp"
+#include "workloads/replay/swf_trace_reader.hpp"
 
 #include <charconv>
 #include <cmath>
+
+#include "sim/model/error.hpp"
 
 namespace acme::workloads {
 namespace {

@@ -1,17 +1,17 @@
 #pragma once
 
-#include "acme/workloads/merged_source.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <string>
+
+#include "workloads/merged_source.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads {
 
 /// One trace file to open for one cluster.
 struct TracePartRequest {
-  std::string format;          ///< "acme", ...
-  config::Node format_node;    ///< for errors about the format
-  std::string path;            ///< resolved path
+  std::string format;       ///< "acme", ...
+  config::Node format_node; ///< for errors about the format
+  std::string path;         ///< resolved path
   model::ClusterId cluster{};
   const config::Config* config = nullptr;
   model::NameTable* users = nullptr;

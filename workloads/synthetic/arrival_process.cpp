@@ -1,12 +1,12 @@
-#include "acme/workloads/synthetic/arrival_process.hpp"
-
-#include "acme/model/units.hpp"
+#include "workloads/synthetic/arrival_process.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numbers>
+
+#include "sim/model/units.hpp"
 
 namespace acme::workloads::synthetic {
 namespace {
@@ -36,15 +36,17 @@ double Rhythm::factor(double unix_s) const {
   double local_s = unix_s + utc_offset_s_;
   double day = std::floor(local_s / model::SECONDS_PER_DAY);
   double hour = (local_s - day * model::SECONDS_PER_DAY) / model::SECONDS_PER_HOUR;
-  double daily = 1.0 + options_.daily_amplitude *
-                           std::cos(2.0 * std::numbers::pi * (hour - options_.peak_hour) / HOURS_PER_DAY);
+  double daily =
+      1.0 + options_.daily_amplitude * std::cos(2.0 * std::numbers::pi * (hour - options_.peak_hour) / HOURS_PER_DAY);
   auto weekday = ((static_cast<std::int64_t>(day) + UNIX_EPOCH_WEEKDAY) % DAYS_IN_WEEK + DAYS_IN_WEEK) % DAYS_IN_WEEK;
   double weekly = weekday >= FIRST_WEEKEND_DAY ? options_.weekend_factor : 1.0;
   return daily * weekly / norm_;
 }
 
 ArrivalProcess::ArrivalProcess(double rate_per_s, const Rhythm& rhythm, double start_unix_s)
-    : rate_per_s_(rate_per_s), rhythm_(&rhythm), now_s_(start_unix_s) {}
+    : rate_per_s_(rate_per_s)
+    , rhythm_(&rhythm)
+    , now_s_(start_unix_s) {}
 
 double ArrivalProcess::next(model::Rng& rng) {
   if (rate_per_s_ <= 0.0) {

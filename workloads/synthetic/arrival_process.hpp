@@ -1,6 +1,6 @@
 #pragma once
 
-#include "acme/model/rng.hpp"
+#include "sim/model/rng.hpp"
 
 namespace acme::workloads::synthetic {
 

@@ -1,18 +1,29 @@
-#include "acme/workloads/synthetic/cluster_generator.hpp"
+#include "workloads/synthetic/cluster_generator.hpp"
 
-#include "acme/model/units.hpp"
-#include "acme/workloads/synthetic/pretrain_stream.hpp"
+#include "sim/model/units.hpp"
+#include "workloads/synthetic/pretrain_stream.hpp"
 
 namespace acme::workloads::synthetic {
 
-double arrivals_per_paper_job(double scale) { return scale / (PAPER_PERIOD_DAYS * model::SECONDS_PER_DAY); }
+double arrivals_per_paper_job(double scale) {
+  return scale / (PAPER_PERIOD_DAYS * model::SECONDS_PER_DAY);
+}
 
 ClusterGenerator::ClusterGenerator(ClusterModel model, ClusterPlan plan, const SyntheticOptions& options,
                                    model::NameTable& names)
-    : model_(std::move(model)), plan_(std::move(plan)), options_(options),
-      rhythm_(options.rhythm, plan_.utc_offset_s), users_(plan_.name, options.users, names) {
-  StreamContext ctx{&model_, &plan_,           &options_, &rhythm_, &users_, options_.start_unix_s,
-                    options_.end_unix_s(), arrivals_per_paper_job(options_.scale)};
+    : model_(std::move(model))
+    , plan_(std::move(plan))
+    , options_(options)
+    , rhythm_(options.rhythm, plan_.utc_offset_s)
+    , users_(plan_.name, options.users, names) {
+  StreamContext ctx{&model_,
+                    &plan_,
+                    &options_,
+                    &rhythm_,
+                    &users_,
+                    options_.start_unix_s,
+                    options_.end_unix_s(),
+                    arrivals_per_paper_job(options_.scale)};
   auto pretrain = std::make_unique<PretrainStream>(ctx);
   auto eval = std::make_unique<EvalStream>(ctx, *pretrain);
   streams_.push_back(std::move(pretrain));

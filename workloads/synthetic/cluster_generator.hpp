@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/workloads/synthetic/job_streams.hpp"
-
 #include <memory>
 #include <optional>
+
+#include "workloads/synthetic/job_streams.hpp"
 
 namespace acme::workloads::synthetic {
 

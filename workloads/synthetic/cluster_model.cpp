@@ -1,9 +1,9 @@
-#include "acme/workloads/synthetic/cluster_model.hpp"
-
-#include "acme/model/assert.hpp"
+#include "workloads/synthetic/cluster_model.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::workloads::synthetic {
 namespace {
@@ -86,7 +86,9 @@ const TypeModel* ClusterModel::find(model::JobType type) const {
   return nullptr;
 }
 
-std::vector<std::string> preset_cluster_names() { return {"seren", "kalos"}; }
+std::vector<std::string> preset_cluster_names() {
+  return {"seren", "kalos"};
+}
 
 ClusterModel load_cluster_model(const ParamTable& params, const std::string& cluster) {
   ClusterModel m;
@@ -104,7 +106,11 @@ ClusterModel load_cluster_model(const ParamTable& params, const std::string& clu
   auto cancel = params.numbers(cluster + ".state.cancel_logit");
   auto fail = params.numbers(cluster + ".state.early_fail_logit");
   ACME_ASSERT(cancel.size() == 2 && fail.size() == 2, cluster + ": state logits have two coefficients");
-  m.state = StateModel{cancel[0], cancel[1], fail[0], fail[1], params.number(cluster + ".state.infra_hazard_per_gpu_s"),
+  m.state = StateModel{cancel[0],
+                       cancel[1],
+                       fail[0],
+                       fail[1],
+                       params.number(cluster + ".state.infra_hazard_per_gpu_s"),
                        params.number(cluster + ".state.infra_base")};
   m.cpu.bins = read_bins(params, cluster + ".cpu");
   m.cpu.bin_dist = DiscreteDistribution(m.cpu.bins.mass);

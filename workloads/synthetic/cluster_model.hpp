@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/model/job.hpp"
-#include "acme/model/rng.hpp"
-#include "acme/workloads/synthetic/param_table.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/model/job.hpp"
+#include "sim/model/rng.hpp"
+#include "workloads/synthetic/param_table.hpp"
 
 namespace acme::workloads::synthetic {
 
@@ -39,10 +39,10 @@ struct DurationBins {
 /// One workload type of one cluster: its GPU counts and the duration bins given the GPU count.
 struct TypeModel {
   model::JobType type = model::JobType::OTHER;
-  double count_share = 0.0;          ///< share of the cluster's GPU jobs (treemap_job_dist_shares.csv)
-  std::vector<std::uint32_t> gpus;   ///< GPU counts it requests
-  DiscreteDistribution gpu_dist;     ///< over `gpus` (cdf_job_gpunum_a_jobs_*, box_gpu_num_stats.csv)
-  DurationBins bins;                 ///< cdf_job_duration_queue_*_duration_<type>.csv
+  double count_share = 0.0;                          ///< share of the cluster's GPU jobs (treemap_job_dist_shares.csv)
+  std::vector<std::uint32_t> gpus;                   ///< GPU counts it requests
+  DiscreteDistribution gpu_dist;                     ///< over `gpus` (cdf_job_gpunum_a_jobs_*, box_gpu_num_stats.csv)
+  DurationBins bins;                                 ///< cdf_job_duration_queue_*_duration_<type>.csv
   std::vector<DiscreteDistribution> bins_given_gpus; ///< per entry of `gpus` (joint fit, GPU-time CDF)
 };
 
@@ -70,8 +70,8 @@ struct CpuModel {
 
 /// Everything the generator knows about one of the paper's clusters.
 struct ClusterModel {
-  std::string name;                    ///< "seren" or "kalos"
-  double gpu_jobs = 0.0;               ///< over the paper's period (Table 2)
+  std::string name;      ///< "seren" or "kalos"
+  double gpu_jobs = 0.0; ///< over the paper's period (Table 2)
   double cpu_jobs = 0.0;
   double max_run_time_s = 0.0;         ///< longest GPU job (Table 2)
   double gpu_time_per_gpu_job_s = 0.0; ///< the joint fit's GPU time per GPU job

@@ -1,18 +1,20 @@
-#include "acme/workloads/synthetic/job_draws.hpp"
-
-#include "acme/model/assert.hpp"
+#include "workloads/synthetic/job_draws.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::workloads::synthetic {
 namespace {
 
 constexpr double SMALLEST_MODEL_PARAMS = 7e9; // data/README.md: pretraining of 7B-123B models
 constexpr double LARGEST_MODEL_PARAMS = 123e9;
-constexpr double LOGIT_CLAMP = 50.0;          // keeps exp() finite for extreme durations
+constexpr double LOGIT_CLAMP = 50.0; // keeps exp() finite for extreme durations
 
-double odds(double a, double b, double ln_d) { return std::exp(std::clamp(a + b * ln_d, -LOGIT_CLAMP, LOGIT_CLAMP)); }
+double odds(double a, double b, double ln_d) {
+  return std::exp(std::clamp(a + b * ln_d, -LOGIT_CLAMP, LOGIT_CLAMP));
+}
 
 model::FailureCategory early_failure(double script_share, model::Rng& rng) {
   return rng.bernoulli(script_share) ? model::FailureCategory::SCRIPT : model::FailureCategory::FRAMEWORK;
@@ -21,7 +23,8 @@ model::FailureCategory early_failure(double script_share, model::Rng& rng) {
 } // namespace
 
 TypeDraws::TypeDraws(const TypeModel& type, std::uint64_t seed, const std::string& stream)
-    : type_(&type), gpus_(seed, stream + "/gpus") {
+    : type_(&type)
+    , gpus_(seed, stream + "/gpus") {
   for (std::uint32_t g : type.gpus) {
     bins_.emplace_back(seed, stream + "/bins/" + std::to_string(g));
   }
@@ -35,7 +38,9 @@ TypeDraws::TypeDraws(const TypeModel& type, std::uint64_t seed, const std::strin
   }
 }
 
-TypeDraws::GpuJob TypeDraws::draw_job() { return draw_job_with(type_->gpu_dist.pick(gpus_.next())); }
+TypeDraws::GpuJob TypeDraws::draw_job() {
+  return draw_job_with(type_->gpu_dist.pick(gpus_.next()));
+}
 
 TypeDraws::GpuJob TypeDraws::draw_job_with(std::size_t gpu_index) {
   GpuJob job;
@@ -71,7 +76,9 @@ StateDraw gpu_state_at(const StateModel& m, std::uint32_t gpus, double duration_
 }
 
 CpuDraws::CpuDraws(const CpuModel& model, std::uint64_t seed, const std::string& stream)
-    : model_(&model), bins_(seed, stream + "/bins"), states_(seed, stream + "/state") {
+    : model_(&model)
+    , bins_(seed, stream + "/bins")
+    , states_(seed, stream + "/state") {
   for (std::size_t k = 0; k < model.bins.lo_s.size(); ++k) {
     positions_.emplace_back(seed, stream + "/position/" + std::to_string(k));
   }
@@ -100,7 +107,8 @@ double model_params_for_gpus(std::uint32_t gpus, const TypeModel& pretrain) {
   }
   double f = std::clamp(std::log(static_cast<double>(gpus) / *lo) / std::log(static_cast<double>(*hi) / *lo), 0.0, 1.0);
   // Clamped: pow() can land a few ulps above the largest size at f = 1.
-  return std::min(LARGEST_MODEL_PARAMS, SMALLEST_MODEL_PARAMS * std::pow(LARGEST_MODEL_PARAMS / SMALLEST_MODEL_PARAMS, f));
+  return std::min(LARGEST_MODEL_PARAMS,
+                  SMALLEST_MODEL_PARAMS * std::pow(LARGEST_MODEL_PARAMS / SMALLEST_MODEL_PARAMS, f));
 }
 
 std::uint32_t draw_poisson(double mean, model::Rng& rng) {
@@ -124,7 +132,9 @@ UserPool::UserPool(const std::string& cluster, std::uint32_t count, model::NameT
   weights_ = DiscreteDistribution(zipf);
 }
 
-model::UserId UserPool::draw(model::Rng& rng) const { return ids_[weights_.draw(rng)]; }
+model::UserId UserPool::draw(model::Rng& rng) const {
+  return ids_[weights_.draw(rng)];
+}
 
 model::JobSpec make_job(const ClusterPlan& plan, model::JobType type, std::uint32_t gpus, double submit_s,
                         double duration_s, const StateDraw& end, model::UserId user) {

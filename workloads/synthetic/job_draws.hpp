@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/model/name_table.hpp"
-#include "acme/workloads/synthetic/cluster_model.hpp"
-#include "acme/workloads/synthetic/quasi_uniform.hpp"
-#include "acme/workloads/synthetic/synthetic_options.hpp"
-
 #include <array>
 #include <string>
+
+#include "sim/model/name_table.hpp"
+#include "workloads/synthetic/cluster_model.hpp"
+#include "workloads/synthetic/quasi_uniform.hpp"
+#include "workloads/synthetic/synthetic_options.hpp"
 
 namespace acme::workloads::synthetic {
 

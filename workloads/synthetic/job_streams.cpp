@@ -1,9 +1,9 @@
-#include "acme/workloads/synthetic/job_streams.hpp"
-
-#include "acme/model/assert.hpp"
-#include "acme/workloads/synthetic/pretrain_stream.hpp"
+#include "workloads/synthetic/job_streams.hpp"
 
 #include <cmath>
+
+#include "sim/model/assert.hpp"
+#include "workloads/synthetic/pretrain_stream.hpp"
 
 namespace acme::workloads::synthetic {
 namespace {
@@ -34,8 +34,10 @@ GeneratedJob draw_gpu_job(const StreamContext& ctx, TypeDraws& draws, const Type
 }
 
 MiscStream::MiscStream(const StreamContext& context)
-    : ctx_(context), rng_(stream_rng(context, "misc")), pick_stream_(context.options->seed, stream_name(context, "type")),
-      arrivals_(0.0, *context.rhythm, context.start_s) {
+    : ctx_(context)
+    , rng_(stream_rng(context, "misc"))
+    , pick_stream_(context.options->seed, stream_name(context, "type"))
+    , arrivals_(0.0, *context.rhythm, context.start_s) {
   std::vector<double> shares;
   double rate = 0.0;
   for (const auto& t : ctx_.model->types) {
@@ -53,7 +55,9 @@ MiscStream::MiscStream(const StreamContext& context)
   next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
 }
 
-double MiscStream::peek_s() { return next_s_; }
+double MiscStream::peek_s() {
+  return next_s_;
+}
 
 GeneratedJob MiscStream::pop() {
   TypeDraws& draws = types_[pick_.pick(pick_stream_.next())];
@@ -63,13 +67,16 @@ GeneratedJob MiscStream::pop() {
 }
 
 CpuStream::CpuStream(const StreamContext& context)
-    : ctx_(context), rng_(stream_rng(context, "cpu")),
-      draws_(context.model->cpu, context.options->seed, stream_name(context, "cpu_draws")),
-      arrivals_(context.model->cpu_jobs * context.per_paper_job, *context.rhythm, context.start_s) {
+    : ctx_(context)
+    , rng_(stream_rng(context, "cpu"))
+    , draws_(context.model->cpu, context.options->seed, stream_name(context, "cpu_draws"))
+    , arrivals_(context.model->cpu_jobs * context.per_paper_job, *context.rhythm, context.start_s) {
   next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
 }
 
-double CpuStream::peek_s() { return next_s_; }
+double CpuStream::peek_s() {
+  return next_s_;
+}
 
 GeneratedJob CpuStream::pop() {
   double duration_s = draws_.draw_duration();
@@ -80,16 +87,20 @@ GeneratedJob CpuStream::pop() {
 }
 
 EvalStream::EvalStream(const StreamContext& context, PretrainStream& pretrain)
-    : ctx_(context), rng_(stream_rng(context, "eval")), pretrain_(&pretrain),
-      eval_(context.model->find(model::JobType::EVAL)),
-      arrivals_(type_rate(context, eval_, context.options->eval_batch_size), *context.rhythm, context.start_s) {
+    : ctx_(context)
+    , rng_(stream_rng(context, "eval"))
+    , pretrain_(&pretrain)
+    , eval_(context.model->find(model::JobType::EVAL))
+    , arrivals_(type_rate(context, eval_, context.options->eval_batch_size), *context.rhythm, context.start_s) {
   if (eval_ != nullptr) {
     draws_.emplace(*eval_, ctx_.options->seed, stream_name(ctx_, "Evaluation"));
   }
   next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
 }
 
-double EvalStream::peek_s() { return batch_.empty() ? next_s_ : batch_.front().spec.submit_time_s; }
+double EvalStream::peek_s() {
+  return batch_.empty() ? next_s_ : batch_.front().spec.submit_time_s;
+}
 
 void EvalStream::make_batch() {
   CheckpointLink link = pretrain_->checkpoint_at(next_s_, rng_);

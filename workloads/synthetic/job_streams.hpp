@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/workloads/synthetic/arrival_process.hpp"
-#include "acme/workloads/synthetic/job_draws.hpp"
-
 #include <deque>
-#include <optional>
 #include <limits>
+#include <optional>
+
+#include "workloads/synthetic/arrival_process.hpp"
+#include "workloads/synthetic/job_draws.hpp"
 
 namespace acme::workloads::synthetic {
 
@@ -23,7 +23,7 @@ struct StreamContext {
   const SyntheticOptions* options = nullptr;
   const Rhythm* rhythm = nullptr;
   const UserPool* users = nullptr;
-  double start_s = 0.0;     ///< Unix seconds
+  double start_s = 0.0; ///< Unix seconds
   double end_s = 0.0;
   double per_paper_job = 0.0; ///< arrivals per second for each job of the paper's period (scale included)
 };

@@ -1,9 +1,9 @@
-#include "acme/workloads/synthetic/param_table.hpp"
-
-#include "acme/model/assert.hpp"
+#include "workloads/synthetic/param_table.hpp"
 
 #include <charconv>
 #include <sstream>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::workloads::synthetic {
 

@@ -1,8 +1,8 @@
-#include "acme/workloads/synthetic/pretrain_stream.hpp"
-
-#include "acme/model/assert.hpp"
+#include "workloads/synthetic/pretrain_stream.hpp"
 
 #include <cmath>
+
+#include "sim/model/assert.hpp"
 
 namespace acme::workloads::synthetic {
 namespace {
@@ -21,11 +21,12 @@ double run_rate(const StreamContext& ctx, const TypeModel* pretrain) {
 } // namespace
 
 PretrainStream::PretrainStream(const StreamContext& context)
-    : ctx_(context), rng_(context.options->seed, "workload/synthetic/" + context.plan->name + "/pretrain"),
-      pretrain_(context.model->find(model::JobType::PRETRAIN)),
-      draws_(*pretrain_, context.options->seed, stream_name(context, "Pretrain")),
-      run_gpus_(context.options->seed, stream_name(context, "Pretrain/run_gpus")),
-      arrivals_(run_rate(context, pretrain_), *context.rhythm,
+    : ctx_(context)
+    , rng_(context.options->seed, "workload/synthetic/" + context.plan->name + "/pretrain")
+    , pretrain_(context.model->find(model::JobType::PRETRAIN))
+    , draws_(*pretrain_, context.options->seed, stream_name(context, "Pretrain"))
+    , run_gpus_(context.options->seed, stream_name(context, "Pretrain/run_gpus"))
+    , arrivals_(run_rate(context, pretrain_), *context.rhythm,
                 context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s) {
   next_run_s_ = arrivals_.next(rng_);
 }

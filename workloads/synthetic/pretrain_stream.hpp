@@ -1,14 +1,14 @@
 #pragma once
 
-#include "acme/workloads/synthetic/job_streams.hpp"
-
 #include <queue>
+
+#include "workloads/synthetic/job_streams.hpp"
 
 namespace acme::workloads::synthetic {
 
 /// The pretraining run whose checkpoint an evaluation batch evaluates.
 struct CheckpointLink {
-  std::uint64_t run = 0;      ///< RunId of the run (0: no run has started yet)
+  std::uint64_t run = 0; ///< RunId of the run (0: no run has started yet)
   std::uint32_t checkpoint = 0;
   double model_params = 0.0;
   model::UserId user{};

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/model/rng.hpp"
-
 #include <cstdint>
 #include <string_view>
+
+#include "sim/model/rng.hpp"
 
 namespace acme::workloads::synthetic {
 

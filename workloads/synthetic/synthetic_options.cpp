@@ -1,11 +1,11 @@
-#include "acme/workloads/synthetic/synthetic_options.hpp"
-
-#include "acme/model/civil_time.hpp"
-#include "acme/model/units.hpp"
-#include "acme/workloads/synthetic/cluster_model.hpp"
+#include "workloads/synthetic/synthetic_options.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "sim/model/civil_time.hpp"
+#include "sim/model/units.hpp"
+#include "workloads/synthetic/cluster_model.hpp"
 
 namespace acme::workloads::synthetic {
 namespace {
@@ -22,12 +22,12 @@ constexpr double DEFAULT_DAILY_AMPLITUDE = 0.5;    // assumption: busiest hour 3
 constexpr double DEFAULT_PEAK_HOUR = 15.0;         // assumption: mid-afternoon local time
 constexpr double DEFAULT_WEEKEND_FACTOR = 0.5;     // Philly 2017 (data/traces/philly_jobs_pollux.csv): ~0.5x
 constexpr double HOURS_PER_DAY = 24.0;
-constexpr std::size_t DATE_ONLY_LENGTH = 10;       // "2023-03-01"
+constexpr std::size_t DATE_ONLY_LENGTH = 10; // "2023-03-01"
 
-const std::vector<std::string> KEYS = {"kind",   "preset",          "cluster",        "days",
-                                       "scale",  "seed",            "start",          "rhythm",
-                                       "eval_batch_size", "resubmit_delay", "users", "script_failure_share",
-                                       "cpu_job_cores"};
+const std::vector<std::string> KEYS = {
+    "kind",         "preset", "cluster",         "days",           "scale", "seed",
+    "start",        "rhythm", "eval_batch_size", "resubmit_delay", "users", "script_failure_share",
+    "cpu_job_cores"};
 const std::vector<std::string> PRESETS = {"acme", "seren", "kalos"};
 
 double positive(const config::Node& node, double fallback) {
@@ -104,8 +104,8 @@ ClusterPlan plan_for(const config::Config& cfg, const config::Node& where, const
     if (c.name != name) {
       continue;
     }
-    ClusterPlan plan{model::ClusterId{static_cast<std::uint16_t>(i)}, c.name, preset, c.utc_offset_s,
-                     c.gpus_per_node, 1, 1};
+    ClusterPlan plan{
+        model::ClusterId{static_cast<std::uint16_t>(i)}, c.name, preset, c.utc_offset_s, c.gpus_per_node, 1, 1};
     if (c.gpus_per_node > 0 && c.cpu_cores_per_node >= c.gpus_per_node) {
       plan.cpus_per_gpu = c.cpu_cores_per_node / c.gpus_per_node; // paper: 16 CPU cores per GPU
     }
@@ -115,8 +115,7 @@ ClusterPlan plan_for(const config::Config& cfg, const config::Node& where, const
     }
     return plan;
   }
-  where.fail(why + "; the config has no cluster named \"" + name + "\" (clusters: " + join(cfg.cluster_names()) +
-             ")");
+  where.fail(why + "; the config has no cluster named \"" + name + "\" (clusters: " + join(cfg.cluster_names()) + ")");
 }
 
 std::vector<ClusterPlan> plan_clusters(const config::Config& cfg, const config::Node& section,
@@ -129,8 +128,8 @@ std::vector<ClusterPlan> plan_clusters(const config::Config& cfg, const config::
     }
     std::vector<ClusterPlan> plans;
     for (const auto& name : preset_cluster_names()) {
-      plans.push_back(plan_for(cfg, section["preset"], name, name,
-                               "preset \"acme\" generates clusters named seren and kalos"));
+      plans.push_back(
+          plan_for(cfg, section["preset"], name, name, "preset \"acme\" generates clusters named seren and kalos"));
     }
     return plans;
   }
@@ -141,9 +140,13 @@ std::vector<ClusterPlan> plan_clusters(const config::Config& cfg, const config::
 
 } // namespace
 
-double SyntheticOptions::end_unix_s() const { return start_unix_s + days * model::SECONDS_PER_DAY; }
+double SyntheticOptions::end_unix_s() const {
+  return start_unix_s + days * model::SECONDS_PER_DAY;
+}
 
-const std::vector<std::string>& synthetic_keys() { return KEYS; }
+const std::vector<std::string>& synthetic_keys() {
+  return KEYS;
+}
 
 SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config::Node& section) {
   section.expect_keys(KEYS);

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/model/ids.hpp"
-#include "acme/workloads/synthetic/arrival_process.hpp"
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/config/config.hpp"
+#include "sim/model/ids.hpp"
+#include "workloads/synthetic/arrival_process.hpp"
 
 namespace acme::workloads::synthetic {
 
@@ -23,17 +23,17 @@ struct ClusterPlan {
 
 /// The `workload:` section with `kind: synthetic` (see configs/acme.yaml for every key).
 struct SyntheticOptions {
-  std::string preset;                 ///< acme | seren | kalos
-  double days = 0.0;                  ///< length of the generated period
-  double scale = 1.0;                 ///< multiplies every arrival rate
-  std::uint64_t seed = 0;             ///< default: the run seed
-  double start_unix_s = 0.0;          ///< first instant of the period; the run's epoch
+  std::string preset;        ///< acme | seren | kalos
+  double days = 0.0;         ///< length of the generated period
+  double scale = 1.0;        ///< multiplies every arrival rate
+  std::uint64_t seed = 0;    ///< default: the run seed
+  double start_unix_s = 0.0; ///< first instant of the period; the run's epoch
   RhythmOptions rhythm;
-  double eval_batch_size = 0.0;       ///< mean evaluation jobs per model checkpoint
-  double resubmit_delay_s = 0.0;      ///< from a pretraining attempt's end to the next attempt's submission
-  std::uint32_t users = 0;            ///< users per cluster
-  double script_failure_share = 0.0;  ///< share of early failures that are script (not framework) errors
-  std::vector<ClusterPlan> clusters;  ///< in config order
+  double eval_batch_size = 0.0;      ///< mean evaluation jobs per model checkpoint
+  double resubmit_delay_s = 0.0;     ///< from a pretraining attempt's end to the next attempt's submission
+  std::uint32_t users = 0;           ///< users per cluster
+  double script_failure_share = 0.0; ///< share of early failures that are script (not framework) errors
+  std::vector<ClusterPlan> clusters; ///< in config order
 
   double end_unix_s() const;
 };

@@ -1,8 +1,8 @@
-#include "acme/workloads/synthetic/synthetic_workload.hpp"
+#include "workloads/synthetic/synthetic_workload.hpp"
 
-#include "acme/workloads/eval/eval_batch_tags.hpp"
-#include "acme/workloads/merged_source.hpp"
-#include "acme/workloads/synthetic/cluster_generator.hpp"
+#include "workloads/eval/eval_batch_tags.hpp"
+#include "workloads/merged_source.hpp"
+#include "workloads/synthetic/cluster_generator.hpp"
 
 namespace acme::workloads::synthetic {
 

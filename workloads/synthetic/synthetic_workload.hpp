@@ -1,9 +1,9 @@
 #pragma once
 
-#include "acme/workloads/synthetic/synthetic_options.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <memory>
+
+#include "workloads/synthetic/synthetic_options.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace acme::workloads::synthetic {
 

@@ -1,4 +1,4 @@
-#include "acme/workloads/synthetic/trace_rows.hpp"
+#include "workloads/synthetic/trace_rows.hpp"
 
 #include <cstdio>
 
@@ -34,6 +34,8 @@ void TraceRows::append(const model::JobSpec& job, const model::NameTable& users,
   out += '\n';
 }
 
-AcmeSchema schema_for(const std::string& cluster) { return cluster == "kalos" ? AcmeSchema::KALOS : AcmeSchema::SEREN; }
+AcmeSchema schema_for(const std::string& cluster) {
+  return cluster == "kalos" ? AcmeSchema::KALOS : AcmeSchema::SEREN;
+}
 
 } // namespace acme::workloads::synthetic

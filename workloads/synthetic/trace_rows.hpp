@@ -1,8 +1,8 @@
 #pragma once
 
-#include "acme/workloads/replay/acme_trace_reader.hpp"
-
 #include <string>
+
+#include "workloads/replay/acme_trace_reader.hpp"
 
 namespace acme::workloads::synthetic {
 

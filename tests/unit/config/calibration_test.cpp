@@ -1,13 +1,12 @@
-#include "acme/config/calibration.hpp"
-#include "acme/model/error.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "test_paths.hpp"
+#include "sim/config/calibration.hpp"
+#include "sim/model/error.hpp"
+#include "tests/unit/test_paths.hpp"
 
 using acme::ConfigError;
 using acme::config::Calibration;

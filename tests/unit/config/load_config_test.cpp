@@ -1,7 +1,7 @@
-#include "acme/config/config.hpp"
-#include "test_paths.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "sim/config/config.hpp"
+#include "tests/unit/test_paths.hpp"
 
 using namespace acme;
 using Catch::Contains;

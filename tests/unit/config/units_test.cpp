@@ -1,6 +1,6 @@
-#include "acme/config/units.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "sim/config/units.hpp"
 
 using namespace acme::config;
 

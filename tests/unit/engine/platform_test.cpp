@@ -1,9 +1,9 @@
-#include "acme/config/config.hpp"
-#include "acme/engine/platform.hpp"
-#include "acme/topology/cluster_graph.hpp"
-#include "test_paths.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "sim/config/config.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/topology/cluster_graph.hpp"
+#include "tests/unit/test_paths.hpp"
 
 using namespace acme;
 
@@ -37,28 +37,25 @@ TEST_CASE("engine::platform: routes of the Acme platform", "[engine][platform]")
                                      "seren-n0025-nic_DOWN"});
   }
   // a node's own loopback is its NVLink
-  {
-    REQUIRE(route(platform, seren, 3, seren, 3) == std::vector<std::string>{"seren-n0003-nvlink_UP"});
-  }
+  { REQUIRE(route(platform, seren, 3, seren, 3) == std::vector<std::string>{"seren-n0003-nvlink_UP"}); }
   // Seren writes to storage through NIC, leaf uplink, storage port and device
   {
-    auto names = engine::Platform::route_names(platform.storage_endpoint(seren, model::NodeId{0}),
-                                               platform.storage_host(seren));
+    auto names =
+        engine::Platform::route_names(platform.storage_endpoint(seren, model::NodeId{0}), platform.storage_host(seren));
     REQUIRE(names == std::vector<std::string>{"seren-n0000-nic_UP", "seren-leaf0000-up_UP", "seren-storage-port_UP",
                                               "seren-storage-device_DOWN"});
   }
   // Kalos reads from storage through its dedicated storage NIC
   {
-    auto names = engine::Platform::route_names(platform.storage_host(kalos),
-                                               platform.storage_endpoint(kalos, model::NodeId{7}));
-    REQUIRE(names == std::vector<std::string>{"kalos-storage-device_UP", "kalos-storage-port_UP",
-                                              "kalos-n0007-stor-nic_DOWN"});
+    auto names =
+        engine::Platform::route_names(platform.storage_host(kalos), platform.storage_endpoint(kalos, model::NodeId{7}));
+    REQUIRE(names ==
+            std::vector<std::string>{"kalos-storage-device_UP", "kalos-storage-port_UP", "kalos-n0007-stor-nic_DOWN"});
   }
   // cross-cluster traffic crosses the backbone
   {
     auto names = route(platform, seren, 0, kalos, 0);
-    REQUIRE(names == std::vector<std::string>{"seren-n0000-nic_UP", "seren-leaf0000-up_UP",
-                                              "backbone-seren-kalos_UP", "kalos-leaf0000-up_DOWN",
-                                              "kalos-n0000-nic_DOWN"});
+    REQUIRE(names == std::vector<std::string>{"seren-n0000-nic_UP", "seren-leaf0000-up_UP", "backbone-seren-kalos_UP",
+                                              "kalos-leaf0000-up_DOWN", "kalos-n0000-nic_DOWN"});
   }
 }

@@ -1,15 +1,15 @@
-#include "acme/engine/simulation.hpp"
-#include "acme/metrics/recorder.hpp"
-#include "acme/policies/builtin.hpp"
-#include "acme/workloads/workload_source.hpp"
-#include "test_paths.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "policies/builtin.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "tests/unit/test_paths.hpp"
+#include "workloads/workload_source.hpp"
 
 using namespace acme;
 

@@ -1,9 +1,3 @@
-#include "acme/engine/simulation.hpp"
-#include "acme/metrics/recorder.hpp"
-#include "acme/policies/builtin.hpp"
-#include "acme/workloads/list_source.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
@@ -12,6 +6,11 @@
 #include <map>
 #include <sstream>
 
+#include "policies/builtin.hpp"
+#include "sim/engine/simulation.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "workloads/list_source.hpp"
+#include "workloads/workload_source.hpp"
 #include <unistd.h>
 
 using namespace acme;

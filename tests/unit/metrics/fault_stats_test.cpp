@@ -1,9 +1,9 @@
-#include "acme/metrics/fault_stats.hpp"
-#include "acme/metrics/recorder.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <string>
+
+#include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/recorder.hpp"
 
 using namespace acme;
 using namespace acme::metrics;

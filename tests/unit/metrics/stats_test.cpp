@@ -1,8 +1,8 @@
-#include "acme/metrics/stats.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+
+#include "sim/metrics/stats.hpp"
 
 using namespace acme::metrics;
 

@@ -1,14 +1,14 @@
-#include "acme/metrics/eval_stats.hpp"
-#include "acme/metrics/fault_stats.hpp"
-#include "acme/metrics/recorder.hpp"
-#include "acme/metrics/summary_builder.hpp"
-#include "acme/study/metrics_flatten.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <map>
 #include <string>
 #include <vector>
+
+#include "sim/metrics/eval_stats.hpp"
+#include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "sim/metrics/summary_builder.hpp"
+#include "sim/study/metrics_flatten.hpp"
 
 using namespace acme::metrics;
 using acme::model::JobSpec;

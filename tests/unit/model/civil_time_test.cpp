@@ -1,6 +1,6 @@
-#include "acme/model/civil_time.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "sim/model/civil_time.hpp"
 
 using namespace acme::model;
 
@@ -17,8 +17,8 @@ TEST_CASE("model::civil_time: AcmeTrace timestamps round-trip with their offsets
 }
 
 TEST_CASE("model::civil_time: malformed timestamps are refused", "[model][time]") {
-  for (const char* bad : {"", "2023-03-01", "2023-13-01 00:00:00", "2023-03-01 25:00:00", "2023-03-01 00:00:00+8",
-                          "yesterday at noon"}) {
+  for (const char* bad :
+       {"", "2023-03-01", "2023-13-01 00:00:00", "2023-03-01 25:00:00", "2023-03-01 00:00:00+8", "yesterday at noon"}) {
     CAPTURE(bad);
     REQUIRE_FALSE(parse_datetime(bad).has_value());
   }

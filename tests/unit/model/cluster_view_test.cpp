@@ -1,6 +1,6 @@
-#include "acme/model/cluster_view.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "sim/model/cluster_view.hpp"
 
 using namespace acme::model;
 

@@ -1,6 +1,6 @@
-#include "acme/model/node_bitset.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "sim/model/node_bitset.hpp"
 
 using acme::model::NodeBitset;
 

@@ -1,6 +1,6 @@
-#include "acme/model/rng.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "sim/model/rng.hpp"
 
 using acme::model::Rng;
 

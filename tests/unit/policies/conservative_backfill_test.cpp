@@ -1,8 +1,7 @@
-#include "policy_driver.hpp"
-
-#include "acme/policies/scheduling/conservative_backfill.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "policies/scheduling/conservative_backfill.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
 
 using namespace acme;
 using test::Driver;

@@ -1,16 +1,17 @@
-#include "policy_driver.hpp"
-
-#include "acme/policies/scheduling/ordered_scheduler.hpp"
-#include "acme/policies/scheduling/shadow_profile.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "policies/scheduling/ordered_scheduler.hpp"
+#include "policies/scheduling/shadow_profile.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
 
 using namespace acme;
 using test::Driver;
 using test::make_job;
 
 namespace {
-policies::OrderedScheduler& ordered(Driver& d) { return dynamic_cast<policies::OrderedScheduler&>(d.scheduler()); }
+policies::OrderedScheduler& ordered(Driver& d) {
+  return dynamic_cast<policies::OrderedScheduler&>(d.scheduler());
+}
 } // namespace
 
 TEST_CASE("policies::easy_backfill: backfills a job that ends before the head's reservation, not one that "
@@ -87,7 +88,8 @@ TEST_CASE("policies::easy_backfill: with exact estimates no head ever starts aft
     std::map<model::JobId, double> first_reservation;
     d.after_round = [&](const Driver& drv) {
       auto& s = dynamic_cast<policies::OrderedScheduler&>(const_cast<Driver&>(drv).scheduler());
-      if (auto head = s.head(); head && first_reservation.count(*head) == 0 && !drv.is_running(model::to_index(*head))) {
+      if (auto head = s.head();
+          head && first_reservation.count(*head) == 0 && !drv.is_running(model::to_index(*head))) {
         first_reservation[*head] = s.head_reservation_s(drv.view());
       }
     };

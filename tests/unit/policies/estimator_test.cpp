@@ -1,16 +1,15 @@
-#include "policy_driver.hpp"
-
-#include "acme/policies/estimators/runtime_estimator.hpp"
-#include "acme/policies/scheduling/running_jobs.hpp"
-
 #include <catch2/catch.hpp>
 
+#include "policies/estimators/runtime_estimator.hpp"
+#include "policies/scheduling/running_jobs.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
+
 using namespace acme;
+using model::JobType;
+using model::UserId;
 using policies::EstimatorKind;
 using policies::EstimatorParams;
 using policies::RuntimeEstimator;
-using model::JobType;
-using model::UserId;
 using test::Driver;
 using test::make_job;
 
@@ -49,14 +48,14 @@ TEST_CASE("policies::estimator: a scheduler learns from jobs that end as their w
           "[policies][estimator]") {
   auto order = [](const std::string& estimator) {
     Driver d(test::make_shape(1, 8), test::make_scheduler("{name: sjf, estimator: " + estimator + "}"));
-    d.add(make_job(1, 8, 0, 10, JobType::EVAL, 0));   // teaches (Evaluation, user 0) = 10 s
-    d.add(make_job(2, 8, 0, 5000, JobType::SFT, 1));  // teaches SFT = 5,000 s when it ends
+    d.add(make_job(1, 8, 0, 10, JobType::EVAL, 0));  // teaches (Evaluation, user 0) = 10 s
+    d.add(make_job(2, 8, 0, 5000, JobType::SFT, 1)); // teaches SFT = 5,000 s when it ends
     d.add(make_job(3, 8, 20, 50, JobType::SFT, 1));
     d.add(make_job(4, 8, 21, 50, JobType::EVAL, 0));
     REQUIRE(d.run_to_end());
     return d.record(4).starts.front() < d.record(3).starts.front();
   };
-  REQUIRE(order("type_user"));  // job 4 looks short, job 3 long
+  REQUIRE(order("type_user"));    // job 4 looks short, job 3 long
   REQUIRE_FALSE(order("oracle")); // equal: submission order
 }
 

@@ -1,18 +1,16 @@
 // The evaluation dispatch policies (policies/eval): coupled trials carry the catalogue's four phases;
 // the trial coordinator batches small datasets, splits large ones, hands a sorted queue round-robin to
 // GPU lanes with long-metric trials first, and keeps metric phases off the GPUs (spawned CPU jobs).
-#include "error_of.hpp"
-
-#include "acme/model/error.hpp"
-#include "acme/policies/builtin.hpp"
-#include "acme/policies/eval/coupled_dispatch.hpp"
-#include "acme/policies/eval/trial_coordinator.hpp"
-#include "acme/policies/eval/trial_packing.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <numeric>
 
+#include "policies/builtin.hpp"
+#include "policies/eval/coupled_dispatch.hpp"
+#include "policies/eval/trial_coordinator.hpp"
+#include "policies/eval/trial_packing.hpp"
+#include "sim/model/error.hpp"
+#include "tests/unit/error_of.hpp"
 
 using namespace acme;
 using K = model::TaskStep::Kind;

@@ -1,13 +1,12 @@
-#include "policy_driver.hpp"
-
-#include "acme/policies/scheduling/kube_quota.hpp"
-
 #include <catch2/catch.hpp>
 
+#include "policies/scheduling/kube_quota.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
+
 using namespace acme;
+using model::JobType;
 using test::Driver;
 using test::make_job;
-using model::JobType;
 
 TEST_CASE("policies::kube_quota: admits whole jobs within each queue's quota", "[policies][kube_quota]") {
   Driver d(test::make_shape(3, 8),
@@ -48,7 +47,7 @@ TEST_CASE("policies::kube_quota: strict FIFO blocks a queue behind its head, bes
           "[policies][kube_quota]") {
   bool strict = GENERATE(true, false);
   Driver d(test::make_shape(1, 8), test::make_scheduler(std::string("{name: kube_quota, queueing: ") +
-                                                         (strict ? "strict_fifo" : "best_effort_fifo") + "}"));
+                                                        (strict ? "strict_fifo" : "best_effort_fifo") + "}"));
   d.add(make_job(1, 4, 0, 100, JobType::EVAL));
   d.add(make_job(2, 8, 1, 10, JobType::EVAL));
   d.add(make_job(3, 2, 2, 10, JobType::EVAL));

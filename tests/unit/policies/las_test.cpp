@@ -1,17 +1,20 @@
-#include "policy_driver.hpp"
-
-#include "acme/policies/scheduling/las.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "policies/scheduling/las.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
 
 using namespace acme;
 using test::Driver;
 using test::make_job;
 
 namespace {
-policies::LasScheduler& las(Driver& d) { return dynamic_cast<policies::LasScheduler&>(d.scheduler()); }
+policies::LasScheduler& las(Driver& d) {
+  return dynamic_cast<policies::LasScheduler&>(d.scheduler());
+}
 /// A CPU job: makes the driver call the scheduler at `t_s` without touching GPUs.
-model::JobSpec probe(std::uint64_t id, double t_s) { return make_job(id, 0, t_s, 1); }
+model::JobSpec probe(std::uint64_t id, double t_s) {
+  return make_job(id, 0, t_s, 1);
+}
 } // namespace
 
 TEST_CASE("policies::las: queues by attained GPU-service", "[policies][las]") {

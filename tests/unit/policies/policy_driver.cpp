@@ -1,9 +1,4 @@
-#include "policy_driver.hpp"
-
-#include "acme/config/config.hpp"
-#include "acme/policies/builtin.hpp"
-#include "acme/model/rng.hpp"
-#include "acme/policies/placement/first_fit.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +6,11 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+
+#include "policies/builtin.hpp"
+#include "policies/placement/first_fit.hpp"
+#include "sim/config/config.hpp"
+#include "sim/model/rng.hpp"
 
 namespace acme::test {
 namespace {
@@ -46,7 +46,9 @@ model::JobSpec make_job(std::uint64_t id, std::uint32_t gpus, double submit_s, d
   return j;
 }
 
-std::unique_ptr<policies::PlacementPolicy> first_fit() { return std::make_unique<policies::FirstFitPlacement>(); }
+std::unique_ptr<policies::PlacementPolicy> first_fit() {
+  return std::make_unique<policies::FirstFitPlacement>();
+}
 
 namespace {
 const policies::PolicyRegistries& registries() {
@@ -99,7 +101,8 @@ std::vector<model::JobSpec> random_workload(std::uint64_t seed, std::size_t jobs
 
 Driver::Driver(model::ClusterShape shape, std::unique_ptr<policies::Scheduler> scheduler,
                std::unique_ptr<policies::PlacementPolicy> placement)
-    : view_(std::move(shape)), scheduler_(std::move(scheduler)) {
+    : view_(std::move(shape))
+    , scheduler_(std::move(scheduler)) {
   scheduler_->set_placement(std::move(placement));
 }
 

@@ -4,18 +4,18 @@
 // ClusterView (submissions, job ends after their duration, preemptions) and checks the engine's
 // invariants on every decision. No SimGrid.
 
-#include "acme/model/cluster_view.hpp"
-#include "acme/model/decision.hpp"
-#include "acme/model/event.hpp"
-#include "acme/policies/placement/placement_policy.hpp"
-#include "acme/policies/scheduling/scheduler.hpp"
-
 #include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "policies/placement/placement_policy.hpp"
+#include "policies/scheduling/scheduler.hpp"
+#include "sim/model/cluster_view.hpp"
+#include "sim/model/decision.hpp"
+#include "sim/model/event.hpp"
 
 namespace acme::test {
 
@@ -37,7 +37,7 @@ class Driver {
 public:
   struct Record {
     double submit_s = 0.0;
-    std::vector<double> starts;        ///< start of every attempt
+    std::vector<double> starts; ///< start of every attempt
     std::vector<model::Placement> placements;
     double end_s = -1.0;
     bool rejected = false;
@@ -79,8 +79,8 @@ private:
   std::multimap<double, model::JobSpec> arrivals_;
   std::map<model::JobId, model::JobSpec> specs_;
   std::map<model::JobId, double> remaining_s_;
-  std::map<model::JobId, double> end_at_;          ///< running jobs' end of service
-  std::map<model::JobId, double> release_at_;      ///< preempted jobs still saving
+  std::map<model::JobId, double> end_at_;     ///< running jobs' end of service
+  std::map<model::JobId, double> release_at_; ///< preempted jobs still saving
   std::map<model::JobId, Record> records_;
   std::vector<model::Decision> last_;
   std::size_t active_ = 0;

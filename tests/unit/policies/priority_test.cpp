@@ -1,13 +1,12 @@
-#include "policy_driver.hpp"
-
-#include "acme/policies/scheduling/priority_order.hpp"
-
 #include <catch2/catch.hpp>
 
+#include "policies/scheduling/priority_order.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
+
 using namespace acme;
+using model::JobType;
 using test::Driver;
 using test::make_job;
-using model::JobType;
 
 TEST_CASE("policies::priority: the job class comes first", "[policies][priority]") {
   Driver d(test::make_shape(1, 8), test::make_scheduler("priority"));
@@ -24,7 +23,7 @@ TEST_CASE("policies::priority: age can outweigh the class when weighted so", "[p
            test::make_scheduler("{name: priority, type_weight: 1, age_weight: 1000, fairshare_weight: 0, "
                                 "max_age: 100s, recalc_interval: 1s}"));
   d.add(make_job(1, 8, 0, 200));
-  d.add(make_job(2, 8, 0, 10, JobType::EVAL));      // waits 200 s: age factor 1 -> 1000.2
+  d.add(make_job(2, 8, 0, 10, JobType::EVAL));       // waits 200 s: age factor 1 -> 1000.2
   d.add(make_job(3, 8, 190, 10, JobType::PRETRAIN)); // waits 10 s: 100 + 1
   REQUIRE(d.run_to_end());
   REQUIRE(d.record(2).starts == std::vector<double>{200});
@@ -49,7 +48,8 @@ TEST_CASE("policies::priority: the multifactor formula", "[policies][priority]")
   // No usage yet: fair-share factor 1; age 0.
   REQUIRE(order.priority(eval, 0.0) == Approx(p.type_weight * 0.2 + p.fairshare_weight));
   // Half the max age waited.
-  REQUIRE(order.priority(eval, p.max_age_s / 2) == Approx(p.type_weight * 0.2 + p.age_weight * 0.5 + p.fairshare_weight));
+  REQUIRE(order.priority(eval, p.max_age_s / 2) ==
+          Approx(p.type_weight * 0.2 + p.age_weight * 0.5 + p.fairshare_weight));
   policies::RunningJob a;
   a.id = model::JobId{1};
   a.user = model::UserId{0};

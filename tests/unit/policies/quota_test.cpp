@@ -1,16 +1,17 @@
-#include "policy_driver.hpp"
-
-#include "acme/policies/scheduling/ordered_scheduler.hpp"
-
 #include <catch2/catch.hpp>
 
+#include "policies/scheduling/ordered_scheduler.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
+
 using namespace acme;
+using model::JobType;
 using test::Driver;
 using test::make_job;
-using model::JobType;
 
 namespace {
-const policies::QuotaBook& book(Driver& d) { return *dynamic_cast<policies::OrderedScheduler&>(d.scheduler()).quota(); }
+const policies::QuotaBook& book(Driver& d) {
+  return *dynamic_cast<policies::OrderedScheduler&>(d.scheduler()).quota();
+}
 } // namespace
 
 TEST_CASE("policies::quota: without borrowing, non-owners never use the reserved GPUs", "[policies][quota]") {
@@ -53,7 +54,8 @@ TEST_CASE("policies::quota: borrowers are preempted back when an owner cannot fi
 }
 
 TEST_CASE("policies::quota: a job no quota and no borrowing can ever hold is rejected", "[policies][quota]") {
-  Driver d(test::make_shape(2, 8), test::make_scheduler("{name: quota, group_by: user, user_quota: 4, borrowing: false}"));
+  Driver d(test::make_shape(2, 8),
+           test::make_scheduler("{name: quota, group_by: user, user_quota: 4, borrowing: false}"));
   d.add(make_job(1, 8, 0, 10));
   d.add(make_job(2, 4, 0, 10));
   REQUIRE(d.run_to_end());
@@ -64,8 +66,8 @@ TEST_CASE("policies::quota: a job no quota and no borrowing can ever hold is rej
 TEST_CASE("policies::quota: jobs held back by quota do not block others; owners use EASY", "[policies][quota]") {
   Driver d(test::make_shape(2, 8),
            test::make_scheduler("{name: quota, quotas: {pretrain: 8}, borrowing: false, estimator: oracle}"));
-  d.add(make_job(1, 8, 0, 100, JobType::EVAL));  // all of the shared 8
-  d.add(make_job(2, 4, 1, 10, JobType::EVAL));   // held back by the quota
+  d.add(make_job(1, 8, 0, 100, JobType::EVAL));    // all of the shared 8
+  d.add(make_job(2, 4, 1, 10, JobType::EVAL));     // held back by the quota
   d.add(make_job(3, 4, 2, 10, JobType::PRETRAIN)); // an owner, starts although job 2 waits ahead of it
   d.run_until(2);
   REQUIRE(d.record(3).starts == std::vector<double>{2});

@@ -1,11 +1,10 @@
-#include "policy_driver.hpp"
-
-#include "acme/policies/placement/random.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <set>
+
+#include "policies/placement/random.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
 
 using namespace acme;
 

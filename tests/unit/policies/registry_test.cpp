@@ -1,12 +1,11 @@
 // Every registered scheduling and placement policy: built from the registry with its defaults and with
 // parameters; unknown names and keys fail with located, helpful messages.
-#include "acme/model/error.hpp"
-#include "acme/policies/builtin.hpp"
-
 #include <catch2/catch.hpp>
 
-#include "error_of.hpp"
-#include "policy_driver.hpp"
+#include "policies/builtin.hpp"
+#include "sim/model/error.hpp"
+#include "tests/unit/error_of.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
 
 using acme::ConfigError;
 using acme::test::error_of;

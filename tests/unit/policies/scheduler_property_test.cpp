@@ -1,8 +1,8 @@
 // Every scheduler x placement combination on random small workloads: no over-allocation, every job
 // starts (once per attempt) no earlier than its submission and after its preemptions, and all finish.
-#include "policy_driver.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "tests/unit/policies/policy_driver.hpp"
 
 using namespace acme;
 using test::Driver;

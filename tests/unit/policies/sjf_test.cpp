@@ -1,6 +1,6 @@
-#include "policy_driver.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "tests/unit/policies/policy_driver.hpp"
 
 using namespace acme;
 using test::Driver;

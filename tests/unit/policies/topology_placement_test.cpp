@@ -1,13 +1,12 @@
-#include "policy_driver.hpp"
-
-#include "acme/model/rng.hpp"
-#include "acme/policies/placement/first_fit.hpp"
-#include "acme/policies/placement/topology.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <set>
+
+#include "policies/placement/first_fit.hpp"
+#include "policies/placement/topology.hpp"
+#include "sim/model/rng.hpp"
+#include "tests/unit/policies/policy_driver.hpp"
 
 using namespace acme;
 using model::NodeId;
@@ -56,7 +55,9 @@ TEST_CASE("policies::topology: a gang job spans the fewest leaves, best fit", "[
     auto p = place(topology, view, 40);
     REQUIRE(p == model::Placement{{NodeId{4}, 8}, {NodeId{5}, 8}, {NodeId{6}, 8}, {NodeId{7}, 8}, {NodeId{15}, 8}});
   }
-  SECTION("more than the idle nodes: no placement") { REQUIRE_FALSE(place(topology, view, 11 * 8).has_value()); }
+  SECTION("more than the idle nodes: no placement") {
+    REQUIRE_FALSE(place(topology, view, 11 * 8).has_value());
+  }
   SECTION("a single-node job goes best fit, under the leaf with fewer idle nodes") {
     occupy(view, id++, 10, 1); // node 10 (leaf 2, now 1 idle node) and node 0 (leaf 0, 3 idle) have 7 free
     REQUIRE(place(topology, view, 1) == model::Placement{{NodeId{10}, 1}});

@@ -1,19 +1,21 @@
-#include "acme/policies/scheduling/windowed_queue.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <random>
 #include <set>
 #include <vector>
 
+#include "policies/scheduling/windowed_queue.hpp"
+
 using namespace acme;
-using policies::QueueKey;
 using policies::QueuedJob;
+using policies::QueueKey;
 using policies::WindowedQueue;
 
 namespace {
 
-QueueKey key(double primary, std::uint32_t job) { return {primary, 0.0, model::JobId{job}}; }
+QueueKey key(double primary, std::uint32_t job) {
+  return {primary, 0.0, model::JobId{job}};
+}
 
 /// Walks the queue the way a scheduling pass does (begin, next) and returns the job order.
 std::vector<QueueKey> walk(WindowedQueue& q) {
@@ -26,8 +28,7 @@ std::vector<QueueKey> walk(WindowedQueue& q) {
 
 } // namespace
 
-TEST_CASE("policies::windowed_queue: order equals a sorted set under inserts, erases and rekeys",
-          "[policies][queue]") {
+TEST_CASE("policies::windowed_queue: order equals a sorted set under inserts, erases and rekeys", "[policies][queue]") {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> priority(0.0, 1000.0);
   WindowedQueue q;

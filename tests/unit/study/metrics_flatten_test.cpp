@@ -1,10 +1,10 @@
-#include "acme/study/metrics_flatten.hpp"
-#include "acme/study/text_format.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <map>
+
+#include "sim/study/metrics_flatten.hpp"
+#include "sim/study/text_format.hpp"
 
 using acme::study::flatten_json_metrics;
 

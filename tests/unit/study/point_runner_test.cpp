@@ -1,14 +1,13 @@
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/study/point_runner.hpp"
-#include "acme/study/sweep_runner.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <set>
 
-#include "study_test_util.hpp"
-#include "test_paths.hpp"
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/study/point_runner.hpp"
+#include "sim/study/sweep_runner.hpp"
+#include "tests/unit/study/study_test_util.hpp"
+#include "tests/unit/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace acme::study;

@@ -1,11 +1,10 @@
-#include "acme/study/point.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <map>
 #include <set>
 
-#include "test_paths.hpp"
+#include "sim/study/point.hpp"
+#include "tests/unit/test_paths.hpp"
 
 using acme::study::expand_points;
 using acme::study::parse_study_text;

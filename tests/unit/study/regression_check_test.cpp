@@ -1,9 +1,8 @@
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/study/regression_check.hpp"
-
 #include <catch2/catch.hpp>
 
-#include "study_test_util.hpp"
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/study/regression_check.hpp"
+#include "tests/unit/study/study_test_util.hpp"
 
 using namespace acme::study;
 

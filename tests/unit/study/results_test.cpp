@@ -1,17 +1,16 @@
-#include "acme/metrics/atomic_file.hpp"
-#include "acme/study/plan.hpp"
-#include "acme/study/results.hpp"
-#include "acme/study/study_dir.hpp"
-#include "acme/study/t_interval.hpp"
-#include "acme/study/text_format.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <filesystem>
 
-#include "study_test_util.hpp"
-#include "test_paths.hpp"
+#include "sim/metrics/atomic_file.hpp"
+#include "sim/study/plan.hpp"
+#include "sim/study/results.hpp"
+#include "sim/study/study_dir.hpp"
+#include "sim/study/t_interval.hpp"
+#include "sim/study/text_format.hpp"
+#include "tests/unit/study/study_test_util.hpp"
+#include "tests/unit/test_paths.hpp"
 
 namespace fs = std::filesystem;
 using namespace acme::study;

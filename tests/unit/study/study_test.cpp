@@ -1,9 +1,8 @@
-#include "acme/study/study.hpp"
-
 #include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include "test_paths.hpp"
+#include "sim/study/study.hpp"
+#include "tests/unit/test_paths.hpp"
 
 using acme::ConfigError;
 using acme::study::parse_study_text;

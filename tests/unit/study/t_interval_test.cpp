@@ -1,8 +1,8 @@
-#include "acme/study/t_interval.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <cmath>
+
+#include "sim/study/t_interval.hpp"
 
 using acme::study::student_t_critical;
 using acme::study::t_interval;

@@ -1,12 +1,12 @@
-#include "acme/config/config.hpp"
-#include "acme/workloads/replay/acme_trace_reader.hpp"
-#include "acme/workloads/workload_source.hpp"
-#include "test_paths.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <fstream>
+
+#include "sim/config/config.hpp"
+#include "tests/unit/test_paths.hpp"
+#include "workloads/replay/acme_trace_reader.hpp"
+#include "workloads/workload_source.hpp"
 
 using namespace acme;
 using Catch::Contains;
@@ -21,7 +21,8 @@ const char* const HEADER =
     "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,gpu_time\n";
 } // namespace
 
-TEST_CASE("workloads::acme_trace_reader: reads the sample trace with offsets and recorded starts", "[workloads][acme]") {
+TEST_CASE("workloads::acme_trace_reader: reads the sample trace with offsets and recorded starts",
+          "[workloads][acme]") {
   model::NameTable users;
   workloads::AcmeTraceReader reader(test::source_path("configs/test/tiny_trace.csv"), model::ClusterId{0}, 8 * 3600.0,
                                     users, workloads::BadRowPolicy::ERROR);
@@ -50,13 +51,13 @@ TEST_CASE("workloads::acme_trace_reader: reads the sample trace with offsets and
 }
 
 TEST_CASE("workloads::acme_trace_reader: malformed rows are located or skipped", "[workloads][acme][errors]") {
-  std::string path = write_temp("bad.csv", std::string(HEADER) +
-                                               "1,u,1,8,4,Pretrain,COMPLETED,2023-03-01 00:00:00+08:00,,,10,,80\n"
-                                               "2,u,1,n/a,4,SFT,COMPLETED,2023-03-01 00:00:01+08:00,,,10,,80\n"
-                                               "3,u,1,1,4,Training,COMPLETED,2023-03-01 00:00:02+08:00,,,10,,80\n"
-                                               "4,u,1,1,4,SFT,DONE,2023-03-01 00:00:03+08:00,,,10,,80\n"
-                                               "5,u,1,1,4,SFT,FAILED,yesterday,,,10,,80\n"
-                                               "6,u,1,1,4,SFT\n");
+  std::string path =
+      write_temp("bad.csv", std::string(HEADER) + "1,u,1,8,4,Pretrain,COMPLETED,2023-03-01 00:00:00+08:00,,,10,,80\n"
+                                                  "2,u,1,n/a,4,SFT,COMPLETED,2023-03-01 00:00:01+08:00,,,10,,80\n"
+                                                  "3,u,1,1,4,Training,COMPLETED,2023-03-01 00:00:02+08:00,,,10,,80\n"
+                                                  "4,u,1,1,4,SFT,DONE,2023-03-01 00:00:03+08:00,,,10,,80\n"
+                                                  "5,u,1,1,4,SFT,FAILED,yesterday,,,10,,80\n"
+                                                  "6,u,1,1,4,SFT\n");
   model::NameTable users;
   SECTION("error by default, naming file:line and column") {
     workloads::AcmeTraceReader reader(path, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR);
@@ -83,9 +84,8 @@ TEST_CASE("workloads::acme_trace_reader: malformed rows are located or skipped",
 TEST_CASE("workloads::acme_trace_reader: a missing column is named", "[workloads][acme][errors]") {
   std::string path = write_temp("nocol.csv", "job_id,user,gpu_num,type,state,duration\n");
   model::NameTable users;
-  REQUIRE_THROWS_WITH(
-      workloads::AcmeTraceReader(path, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR),
-      Contains(":1: missing column \"submit_time\""));
+  REQUIRE_THROWS_WITH(workloads::AcmeTraceReader(path, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR),
+                      Contains(":1: missing column \"submit_time\""));
   std::remove(path.c_str());
 }
 

@@ -1,20 +1,18 @@
 // Evaluation workloads (workloads/eval): the dataset catalogue and its located errors, the
 // `kind: eval_request` workload, the `evaluation:` decorator that turns generated batches into
 // dispatched requests, and the tags the synthetic generator puts on batch jobs.
-#include "error_of.hpp"
-
-#include "acme/model/error.hpp"
-#include "acme/workloads/eval/dataset_catalogue.hpp"
-#include "acme/workloads/eval/eval_batch_tags.hpp"
-#include "acme/workloads/eval/eval_dispatch_source.hpp"
-#include "acme/workloads/eval/eval_request_workload.hpp"
-#include "acme/workloads/list_source.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <set>
 
+#include "sim/model/error.hpp"
+#include "tests/unit/error_of.hpp"
+#include "workloads/eval/dataset_catalogue.hpp"
+#include "workloads/eval/eval_batch_tags.hpp"
+#include "workloads/eval/eval_dispatch_source.hpp"
+#include "workloads/eval/eval_request_workload.hpp"
+#include "workloads/list_source.hpp"
+#include "workloads/workload_source.hpp"
 
 using namespace acme;
 using Catch::Matchers::Contains;

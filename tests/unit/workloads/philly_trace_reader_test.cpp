@@ -1,13 +1,12 @@
-#include "acme/config/config.hpp"
-#include "acme/workloads/replay/philly_trace_reader.hpp"
-#include "acme/workloads/workload_source.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <fstream>
 
-#include "test_paths.hpp"
+#include "sim/config/config.hpp"
+#include "tests/unit/test_paths.hpp"
+#include "workloads/replay/philly_trace_reader.hpp"
+#include "workloads/workload_source.hpp"
 
 using namespace acme;
 using Catch::Contains;

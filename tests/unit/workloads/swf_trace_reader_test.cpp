@@ -1,12 +1,11 @@
-#include "acme/config/config.hpp"
-#include "acme/workloads/replay/swf_trace_reader.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <cstdio>
 #include <fstream>
 
-#include "test_paths.hpp"
+#include "sim/config/config.hpp"
+#include "tests/unit/test_paths.hpp"
+#include "workloads/replay/swf_trace_reader.hpp"
 
 using namespace acme;
 using Catch::Contains;

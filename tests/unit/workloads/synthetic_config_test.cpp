@@ -1,7 +1,7 @@
-#include "acme/workloads/workload_source.hpp"
-#include "synthetic_test_support.hpp"
-
 #include <catch2/catch.hpp>
+
+#include "tests/unit/workloads/synthetic_test_support.hpp"
+#include "workloads/workload_source.hpp"
 
 namespace syn = acme::workloads::synthetic;
 
@@ -54,7 +54,8 @@ TEST_CASE("workloads::synthetic: kind synthetic streams both clusters in submiss
   CHECK(per_cluster[1] > 50);
 }
 
-TEST_CASE("workloads::synthetic: the same seed gives the same jobs, another seed other jobs", "[workloads][synthetic]") {
+TEST_CASE("workloads::synthetic: the same seed gives the same jobs, another seed other jobs",
+          "[workloads][synthetic]") {
   auto a = all_jobs(acme::test::synthetic_config(TWO_DAYS));
   auto b = all_jobs(acme::test::synthetic_config(TWO_DAYS));
   auto c = all_jobs(acme::test::synthetic_config(std::string(TWO_DAYS) + "  seed: 6\n"));
@@ -91,9 +92,10 @@ TEST_CASE("workloads::synthetic: bad workload keys stop with a located error", "
             .find("workload.rhythm.peak_hour: expected an hour in [0, 24)") != std::string::npos);
   CHECK(error_of("  kind: synthetic\n  preset: acme\n  rhythm: {amplitude: 1}\n").find("unknown key \"amplitude\"") !=
         std::string::npos);
-  CHECK(error_of("  kind: synthetic\n  preset: acme\n  cluster: seren\n").find("workload.cluster") != std::string::npos);
-  CHECK(error_of("  kind: synthetic\n  preset: seren\n  cluster: philly\n")
-            .find("no cluster named \"philly\"") != std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: acme\n  cluster: seren\n").find("workload.cluster") !=
+        std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: seren\n  cluster: philly\n").find("no cluster named \"philly\"") !=
+        std::string::npos);
   CHECK(error_of("  kind: synthetic\n  preset: acme\n  users: 0\n").find("workload.users") != std::string::npos);
   CHECK(error_of("  kind: synthtic\n").find("did you mean \"synthetic\"") != std::string::npos);
 }

@@ -1,11 +1,11 @@
-#include "acme/workloads/synthetic/job_draws.hpp"
-#include "synthetic_test_support.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+
+#include "tests/unit/workloads/synthetic_test_support.hpp"
+#include "workloads/synthetic/job_draws.hpp"
 
 namespace syn = acme::workloads::synthetic;
 using acme::model::JobState;
@@ -16,11 +16,14 @@ namespace {
 constexpr const char* TEN_DAYS = "  kind: synthetic\n  preset: seren\n  days: 10\n";
 
 const std::vector<syn::GeneratedJob>& seren_jobs() {
-  static const std::vector<syn::GeneratedJob> jobs = acme::test::generate_cluster(acme::test::synthetic_config(TEN_DAYS), "seren");
+  static const std::vector<syn::GeneratedJob> jobs =
+      acme::test::generate_cluster(acme::test::synthetic_config(TEN_DAYS), "seren");
   return jobs;
 }
 
-bool power_of_two(std::uint32_t g) { return g != 0 && (g & (g - 1)) == 0; }
+bool power_of_two(std::uint32_t g) {
+  return g != 0 && (g & (g - 1)) == 0;
+}
 
 } // namespace
 
@@ -104,8 +107,8 @@ TEST_CASE("workloads::synthetic: the final state depends on duration and size", 
   for (const auto& p : {short_job, long_job, long_large_job}) {
     CHECK(p[0] + p[1] + p[2] + p[3] == Approx(1.0));
   }
-  CHECK(short_job[1] < long_job[1]);         // long jobs get cancelled
-  CHECK(short_job[2] > long_job[2]);         // framework and script errors come early
+  CHECK(short_job[1] < long_job[1]);          // long jobs get cancelled
+  CHECK(short_job[2] > long_job[2]);          // framework and script errors come early
   CHECK(long_large_job[3] > 2 * long_job[3]); // infrastructure failures hit large, long jobs (4 days here)
 
   std::size_t short_n = 0, short_cancelled = 0, long_n = 0, long_cancelled = 0;
@@ -141,10 +144,11 @@ TEST_CASE("workloads::synthetic: the final state depends on duration and size", 
   CHECK(infra_gpu_s / infra_n > 3.0 * early_gpu_s / early_n);
 }
 
-TEST_CASE("workloads::synthetic: the rhythm keeps a week's mean rate and peaks in local time", "[workloads][synthetic]") {
+TEST_CASE("workloads::synthetic: the rhythm keeps a week's mean rate and peaks in local time",
+          "[workloads][synthetic]") {
   constexpr double HOUR = 3600.0;
-  constexpr double OFFSET = 8 * HOUR;                 // Seren: +08:00
-  constexpr double MONDAY_UTC = 1677456000.0;        // 2023-02-27 00:00:00 UTC, a Monday
+  constexpr double OFFSET = 8 * HOUR;         // Seren: +08:00
+  constexpr double MONDAY_UTC = 1677456000.0; // 2023-02-27 00:00:00 UTC, a Monday
   syn::Rhythm rhythm(syn::RhythmOptions{true, 0.5, 15.0, 0.5}, OFFSET);
   double sum = 0.0;
   constexpr int STEPS = 7 * 24 * 60;

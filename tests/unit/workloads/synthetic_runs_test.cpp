@@ -1,9 +1,9 @@
-#include "synthetic_test_support.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <map>
 #include <tuple>
+
+#include "tests/unit/workloads/synthetic_test_support.hpp"
 
 namespace syn = acme::workloads::synthetic;
 using acme::model::JobState;
@@ -34,7 +34,8 @@ TEST_CASE("workloads::synthetic: evaluation jobs come in batches of about 60 per
   double first_s = twenty_days().front().spec.submit_time_s;
   for (const auto& j : twenty_days()) {
     if (j.spec.type == JobType::PRETRAIN) {
-      attempts[acme::model::to_index(j.spec.run)].push_back({j.spec.submit_time_s, j.spec.submit_time_s + j.spec.duration_s});
+      attempts[acme::model::to_index(j.spec.run)].push_back(
+          {j.spec.submit_time_s, j.spec.submit_time_s + j.spec.duration_s});
     }
   }
   std::map<std::tuple<double, std::uint64_t, std::uint32_t>, std::vector<const acme::model::JobSpec*>> batches;

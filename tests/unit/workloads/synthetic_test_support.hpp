@@ -1,11 +1,11 @@
 #pragma once
 
-#include "acme/config/config.hpp"
-#include "acme/workloads/synthetic/cluster_generator.hpp"
-#include "acme/workloads/synthetic/synthetic_options.hpp"
-
 #include <string>
 #include <vector>
+
+#include "sim/config/config.hpp"
+#include "workloads/synthetic/cluster_generator.hpp"
+#include "workloads/synthetic/synthetic_options.hpp"
 
 namespace acme::test {
 

@@ -1,12 +1,12 @@
-#include "acme/workloads/replay/acme_trace_reader.hpp"
-#include "acme/workloads/synthetic/trace_rows.hpp"
-#include "acme/workloads/workload_source.hpp"
-#include "synthetic_test_support.hpp"
-
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
+
+#include "tests/unit/workloads/synthetic_test_support.hpp"
+#include "workloads/replay/acme_trace_reader.hpp"
+#include "workloads/synthetic/trace_rows.hpp"
+#include "workloads/workload_source.hpp"
 #include <unistd.h>
 
 namespace syn = acme::workloads::synthetic;
