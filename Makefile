@@ -1,5 +1,5 @@
 # Entry points for people: `make run` and `make test` work on a fresh Debian 12 machine.
-.PHONY: all deps build release run test test-asan validate bench format clean
+.PHONY: all deps build release run test test-asan validate bench format lint clean
 
 all: build
 
@@ -41,6 +41,11 @@ bench: release
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+# The checks .ci/run makes besides the tests: include layering (STYLE C1) and clang-format.
+lint:
+	./tools/ci/check_layering.sh
+	./tools/ci/check_format.sh
 
 clean:
 	rm -rf build out
