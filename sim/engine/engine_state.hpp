@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
-#include <queue>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -14,9 +13,10 @@
 #include "policies/scheduling/scheduler.hpp"
 #include "sim/config/config.hpp"
 #include "sim/config/faults.hpp"
+#include "sim/core/event_queue.hpp"
 #include "sim/engine/failure_trace.hpp"
-#include "sim/engine/io_service.hpp"
 #include "sim/engine/platform.hpp"
+#include "sim/engine/simgrid_io.hpp"
 #include "sim/engine/simulation.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/cluster_view.hpp"
@@ -26,37 +26,6 @@
 #include "sim/topology/cluster_graph.hpp"
 
 namespace acme::engine {
-
-enum class EventKind : std::uint8_t {
-  JOB_LAUNCHED,     ///< launch latency over (pod start): the job begins (restore, then compute)
-  JOB_SEGMENT_END,  ///< computation reached its next stop (a checkpoint is due, or the work is done)
-  JOB_STALL_END,    ///< a fixed-length stall ended (async snapshot copy, fallback save or restore)
-  JOB_RECOVERED,    ///< recovery steps after a failure are done (detection, diagnosis, isolation)
-  JOB_HANG_NOTICED, ///< a hung job is noticed and killed (its nodes are released)
-  TRANSFER_DONE,    ///< a storage transfer ended (subject: transfer id)
-  NODE_FAILURE,     ///< subject: packed (cluster, node)
-  NODE_REPAIRED,    ///< subject: packed (cluster, node)
-  LEAF_FAILURE,     ///< subject: packed (cluster, leaf)
-  LEAF_REPAIRED,    ///< subject: packed (cluster, leaf)
-  STEP_END,         ///< a timed step of a task plan ended (lane in QueuedEvent::lane)
-  TRACED_FAILURE,   ///< a failure from the failure trace (subject: packed (cluster, node); category in lane)
-};
-
-/// An entry of the engine's own event heap. `generation` invalidates events of an earlier stage.
-struct QueuedEvent {
-  double time_s = 0.0;
-  std::uint64_t sequence = 0;
-  EventKind kind = EventKind::JOB_SEGMENT_END;
-  std::uint32_t generation = 0;
-  std::uint64_t subject = 0;
-  std::int32_t lane = -1; ///< STEP_END: the plan lane (-1: the prologue)
-};
-
-struct LaterFirst {
-  bool operator()(const QueuedEvent& a, const QueuedEvent& b) const {
-    return a.time_s > b.time_s || (a.time_s == b.time_s && a.sequence > b.sequence);
-  }
-};
 
 /// Where a job is in its life, as the engine drives it.
 enum class JobStage : std::uint8_t {
@@ -98,11 +67,10 @@ struct JobRuntime {
   double snapshot_stall_s = 0.0;  ///< async: the last snapshot's stall
   double persist_debt_s = 0.0;    ///< async: the slowdown the last finished background write caused
   double restart_cost_s = 0.0;    ///< R: the last restore (estimate before the first)
-  TransferId transfer = 0;        ///< blocking transfer in flight (sync write, restore, save), 0 if none
-  std::vector<std::pair<TransferId, double>> persists; ///< async persists in flight: (id, progress)
+  core::TransferId transfer = 0;  ///< blocking transfer in flight (sync write, restore, save), 0 if none
+  std::vector<std::pair<core::TransferId, double>> persists; ///< async persists in flight: (id, progress)
   double stage_start_s = 0.0;
   double failed_at_s = -1.0; ///< last failure, until computation resumes
-  std::uint32_t failed_category = 0;
   // Accounting.
   double gpu_seconds = 0.0; ///< GPU time allocated, all attempts
   double stall_s = 0.0;     ///< checkpoint stalls (training paused)
@@ -117,7 +85,7 @@ struct JobRuntime {
   double gpu_busy_s = 0.0;              ///< GPU-seconds spent in GPU steps of its plan
   std::vector<std::uint32_t> lane_step; ///< next step of each plan lane (prologue: the last entry)
   std::uint32_t lanes_left = 0;
-  std::vector<std::pair<TransferId, std::int32_t>> lane_transfers; ///< plan reads in flight: (id, lane)
+  std::vector<std::pair<core::TransferId, std::int32_t>> lane_transfers; ///< plan reads in flight: (id, lane)
   double allocated_gpus = 0.0; ///< GPUs held in the current attempt (a fractional job: its share)
   double allocated_since_s = 0.0;
 };
@@ -146,19 +114,6 @@ struct ClusterRuntime {
   double storage_nic_bw_Bps = 0.0; ///< per node
 };
 
-/// Packs (cluster, index) into an event subject.
-constexpr std::uint64_t pack(model::ClusterId cluster, std::uint32_t index) {
-  constexpr int SHIFT = 32;
-  return (std::uint64_t{model::to_index(cluster)} << SHIFT) | index;
-}
-constexpr model::ClusterId cluster_of(std::uint64_t subject) {
-  constexpr int SHIFT = 32;
-  return model::ClusterId{static_cast<std::uint16_t>(subject >> SHIFT)};
-}
-constexpr std::uint32_t index_of(std::uint64_t subject) {
-  return static_cast<std::uint32_t>(subject);
-}
-
 struct Simulation::Impl {
   Impl(const config::Config& config, const policies::PolicyRegistries& registries,
        std::unique_ptr<workloads::WorkloadSource> workload, metrics::Recorder& recorder, SimulationOptions options);
@@ -169,13 +124,12 @@ struct Simulation::Impl {
   void process_instant(double now_s);
   void arm_timer();
   double next_time() const;
-  void schedule(double time_s, EventKind kind, std::uint64_t subject, std::uint32_t generation, std::int32_t lane = -1);
-  void handle(const QueuedEvent& event);
+  void handle(const core::EngineEvent& event);
+  void post_transfer_done(const core::TransferDone& done);
   void take_submissions(double now_s);
   void run_schedulers();
   void sample_until(double time_s, bool inclusive);
   void check_invariants() const;
-  static double simgrid_now_s();
   double cluster_launch_latency(ClusterRuntime& cluster);
   void estimate_costs(JobRuntime& job);
 
@@ -199,34 +153,34 @@ struct Simulation::Impl {
   void begin_checkpoint(model::JobId id, JobRuntime& job);
   void begin_snapshot(model::JobId id, JobRuntime& job);
   void on_stall_end(model::JobId id, JobRuntime& job);
-  void on_transfer_done(TransferId transfer);
-  void on_persist_done(model::JobId id, JobRuntime& job, TransferId transfer, double duration_s);
+  void on_transfer_done(const core::TransferDone& done);
+  void on_persist_done(model::JobId id, JobRuntime& job, const core::TransferDone& done);
   void stop_progress(JobRuntime& job);
   void cancel_transfers(JobRuntime& job);
   void enter(model::JobId id, JobRuntime& job, JobStage stage);
   double checkpoint_interval_s(const JobRuntime& job, const model::JobSpec& spec) const;
   double job_mtbf_s(const JobRuntime& job) const;
-  TransferId start_transfer(model::JobId id, JobRuntime& job, IoDirection direction);
+  core::TransferId start_transfer(model::JobId id, JobRuntime& job, core::IoDirection direction);
 
   // task_runner.cpp: jobs with a task plan (evaluation trials, trial coordinator node jobs)
   void begin_plan(model::JobId id, JobRuntime& job);
   void run_step(model::JobId id, JobRuntime& job, std::int32_t lane);
   void on_step_end(model::JobId id, JobRuntime& job, std::int32_t lane);
-  void on_plan_transfer_done(model::JobId id, JobRuntime& job, TransferId transfer);
+  void on_plan_transfer_done(model::JobId id, JobRuntime& job, const core::TransferDone& done);
   void spawn(const model::JobSpec& follow_up, const model::JobSpec& parent);
 
   // faults.cpp: failure injection, repairs, recovery
   void start_failure_processes();
   void draw_next_failure(model::ClusterId cluster, std::uint32_t node);
-  void on_node_failure(std::uint64_t subject);
+  void on_node_failure(const core::NodeFailed& event);
   void fail_node(model::ClusterId cid, std::uint32_t node, std::uint32_t category);
   void node_down(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node);
   void node_up(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node);
-  void on_node_repaired(std::uint64_t subject);
-  void on_leaf_failure(std::uint64_t subject);
-  void on_leaf_repaired(std::uint64_t subject);
+  void on_node_repaired(const core::NodeRepaired& event);
+  void on_leaf_failure(const core::LeafFailed& event);
+  void on_leaf_repaired(const core::LeafRepaired& event);
   void fail_job(model::JobId id, JobRuntime& job, std::uint32_t category);
-  void on_hang_noticed(model::JobId id, JobRuntime& job);
+  void on_hang_noticed(model::JobId id, JobRuntime& job, double recovered_at);
   void on_recovered(model::JobId id, JobRuntime& job);
   bool replace_down_nodes(model::JobId id, JobRuntime& job);
   void restart_awaiting_jobs();
@@ -236,7 +190,7 @@ struct Simulation::Impl {
   const config::FaultConfig& faults;
   topology::ClusterGraph graph;
   Platform platform;
-  IoService io;
+  SimgridIo io;
   std::unique_ptr<workloads::WorkloadSource> workload;
   metrics::Recorder& recorder;
   SimulationOptions options;
@@ -249,10 +203,7 @@ struct Simulation::Impl {
 
   std::vector<ClusterRuntime> clusters;
   std::unordered_map<model::JobId, JobRuntime> jobs;
-  std::unordered_map<TransferId, model::JobId> transfer_owner;
-  std::unordered_map<TransferId, std::pair<bool, double>> finished_transfers; ///< (ok, duration) until handled
-  std::priority_queue<QueuedEvent, std::vector<QueuedEvent>, LaterFirst> heap;
-  std::uint64_t sequence = 0;
+  core::EventQueue queue;
   std::optional<model::JobSpec> next_job;
   double now_s = 0.0;
   double armed_at_s = -1.0;

@@ -28,8 +28,8 @@ RunResult Simulation::Impl::run() {
   ACME_ASSERT(jobs.empty(), "every submitted job is accounted for");
   for (std::size_t c = 0; c < clusters.size(); ++c) {
     model::ClusterId cid{static_cast<std::uint16_t>(c)};
-    result.storage_bytes_written.push_back(io.bytes_moved(cid, IoDirection::WRITE));
-    result.storage_bytes_read.push_back(io.bytes_moved(cid, IoDirection::READ));
+    result.storage_bytes_written.push_back(io.bytes_moved(cid, core::IoDirection::WRITE));
+    result.storage_bytes_read.push_back(io.bytes_moved(cid, core::IoDirection::READ));
   }
   return result;
 }
@@ -38,7 +38,7 @@ double Simulation::Impl::next_time() const {
   if (jobs.empty() && !next_job) {
     return NEVER; // only failure and repair processes are left: the run is over
   }
-  double t = heap.empty() ? NEVER : heap.top().time_s;
+  double t = queue.next_time_s();
   if (next_job && next_job->submit_time_s < t) {
     t = next_job->submit_time_s;
   }
@@ -78,7 +78,7 @@ void Simulation::Impl::on_timer(double date) {
 }
 
 void Simulation::Impl::process_instant(double now) {
-  ACME_ASSERT(now >= now_s, "simulated time never goes backwards");
+  queue.advance_to(now);
   now_s = now;
   io.collect_garbage();
   for (auto& c : clusters) {
@@ -86,15 +86,13 @@ void Simulation::Impl::process_instant(double now) {
   }
   sample_until(now, false);
   for (int round = 0; round < MAX_ROUNDS_PER_INSTANT; ++round) {
-    while (!heap.empty() && heap.top().time_s <= now) {
-      QueuedEvent event = heap.top();
-      heap.pop();
-      handle(event);
+    while (queue.has_due()) {
+      handle(queue.pop());
     }
     take_submissions(now);
     restart_awaiting_jobs();
     run_schedulers();
-    if ((heap.empty() || heap.top().time_s > now) && spawned.empty()) {
+    if (!queue.has_due() && spawned.empty()) {
       break;
     }
   }
@@ -107,71 +105,70 @@ void Simulation::Impl::process_instant(double now) {
   }
 }
 
-void Simulation::Impl::schedule(double time_s, EventKind kind, std::uint64_t subject, std::uint32_t generation,
-                                std::int32_t lane) {
-  ACME_ASSERT(time_s >= now_s, "events are never scheduled in the past");
-  heap.push(QueuedEvent{time_s, sequence++, kind, generation, subject, lane});
+void Simulation::Impl::post_transfer_done(const core::TransferDone& done) {
+  queue.schedule(simgrid::s4u::Engine::get_clock(), done);
+  arm_timer();
 }
 
-double Simulation::Impl::simgrid_now_s() {
-  return simgrid::s4u::Engine::get_clock();
-}
+namespace {
+template <class... Handlers>
+struct Overloaded : Handlers... {
+  using Handlers::operator()...;
+};
+template <class... Handlers>
+Overloaded(Handlers...) -> Overloaded<Handlers...>;
+} // namespace
 
-void Simulation::Impl::handle(const QueuedEvent& event) {
-  switch (event.kind) {
-  case EventKind::TRANSFER_DONE:
-    on_transfer_done(event.subject);
-    return;
-  case EventKind::NODE_FAILURE: {
-    const auto& cluster = clusters[model::to_index(cluster_of(event.subject))];
-    if (cluster.failure_generation[index_of(event.subject)] == event.generation) {
-      on_node_failure(event.subject);
-    }
-    return;
-  }
-  case EventKind::NODE_REPAIRED:
-    on_node_repaired(event.subject);
-    return;
-  case EventKind::TRACED_FAILURE:
-    fail_node(cluster_of(event.subject), index_of(event.subject), static_cast<std::uint32_t>(event.lane));
-    return;
-  case EventKind::LEAF_FAILURE:
-    on_leaf_failure(event.subject);
-    return;
-  case EventKind::LEAF_REPAIRED:
-    on_leaf_repaired(event.subject);
-    return;
-  default:
-    break;
-  }
-  model::JobId id{event.subject};
-  auto it = jobs.find(id);
-  if (it == jobs.end() || it->second.generation != event.generation) {
-    return; // an event of an earlier stage, superseded
-  }
-  JobRuntime& job = it->second;
-  switch (event.kind) {
-  case EventKind::JOB_LAUNCHED:
-    on_launched(id, job);
-    return;
-  case EventKind::JOB_SEGMENT_END:
-    on_segment_end(id, job);
-    return;
-  case EventKind::JOB_STALL_END:
-    on_stall_end(id, job);
-    return;
-  case EventKind::JOB_RECOVERED:
-    on_recovered(id, job);
-    return;
-  case EventKind::JOB_HANG_NOTICED:
-    on_hang_noticed(id, job);
-    return;
-  case EventKind::STEP_END:
-    on_step_end(id, job, event.lane);
-    return;
-  default:
-    ACME_ASSERT(false, "every event kind is handled");
-  }
+void Simulation::Impl::handle(const core::EngineEvent& event) {
+  // A job event of a stage the job has left (or of a job that ended) is dropped.
+  auto live = [this](model::JobId id, std::uint32_t generation) -> JobRuntime* {
+    auto it = jobs.find(id);
+    return it == jobs.end() || it->second.generation != generation ? nullptr : &it->second;
+  };
+  std::visit(Overloaded{
+                 [&](const core::JobLaunched& e) {
+                   if (JobRuntime* job = live(e.job, e.generation)) {
+                     on_launched(e.job, *job);
+                   }
+                 },
+                 [&](const core::SegmentEnded& e) {
+                   if (JobRuntime* job = live(e.job, e.generation)) {
+                     on_segment_end(e.job, *job);
+                   }
+                 },
+                 [&](const core::StallEnded& e) {
+                   if (JobRuntime* job = live(e.job, e.generation)) {
+                     on_stall_end(e.job, *job);
+                   }
+                 },
+                 [&](const core::StepEnded& e) {
+                   if (JobRuntime* job = live(e.job, e.generation)) {
+                     on_step_end(e.job, *job, e.lane);
+                   }
+                 },
+                 [&](const core::JobRecovered& e) {
+                   if (JobRuntime* job = live(e.job, e.generation)) {
+                     on_recovered(e.job, *job);
+                   }
+                 },
+                 [&](const core::HangNoticed& e) {
+                   if (JobRuntime* job = live(e.job, e.generation)) {
+                     on_hang_noticed(e.job, *job, e.requeue_at_s);
+                   }
+                 },
+                 [&](const core::TransferDone& e) { on_transfer_done(e); },
+                 [&](const core::NodeFailed& e) {
+                   const auto& cluster = clusters[model::to_index(e.cluster)];
+                   if (cluster.failure_generation[e.node] == e.generation) {
+                     on_node_failure(e);
+                   }
+                 },
+                 [&](const core::NodeRepaired& e) { on_node_repaired(e); },
+                 [&](const core::LeafFailed& e) { on_leaf_failure(e); },
+                 [&](const core::LeafRepaired& e) { on_leaf_repaired(e); },
+                 [&](const core::TracedFailure& e) { fail_node(e.cluster, e.node, e.category); },
+             },
+             event);
 }
 
 void Simulation::Impl::take_submissions(double now) {

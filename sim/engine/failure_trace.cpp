@@ -63,8 +63,8 @@ std::uint32_t parse_node(const RowContext& row, const std::string& text, const c
 
 } // namespace
 
-std::vector<TracedFailure> load_failure_trace(const std::string& path, const config::Config& config,
-                                              double epoch_unix_s) {
+std::vector<FailureTraceRow> load_failure_trace(const std::string& path, const config::Config& config,
+                                                double epoch_unix_s) {
   std::ifstream in(path);
   if (!in) {
     throw ConfigError(Location{path, 0, 0}, "", "cannot open failure trace; expected a readable CSV file");
@@ -77,7 +77,7 @@ std::vector<TracedFailure> load_failure_trace(const std::string& path, const con
   for (const auto& c : config.faults->failures.categories) {
     categories.push_back(c.name);
   }
-  std::vector<TracedFailure> out;
+  std::vector<FailureTraceRow> out;
   for (int number = 2; std::getline(in, line); ++number) {
     if (line.empty()) {
       continue;
@@ -87,7 +87,7 @@ std::vector<TracedFailure> load_failure_trace(const std::string& path, const con
     if (cells.size() != COLUMNS.size()) {
       row.fail("time", "expected 4 fields (time,cluster,node,category), got " + std::to_string(cells.size()));
     }
-    TracedFailure f;
+    FailureTraceRow f;
     f.time_s = parse_time(row, cells[0], epoch_unix_s);
     const config::ClusterConfig* cluster = config.find_cluster(cells[1]);
     if (cluster == nullptr) {

@@ -10,10 +10,9 @@ namespace acme::engine {
 
 void Simulation::Impl::start_failure_processes() {
   if (!faults.failures.trace_path.empty()) {
-    for (const TracedFailure& f :
+    for (const FailureTraceRow& f :
          load_failure_trace(config.resolve_path(faults.failures.trace_path), config, workload->epoch_unix_s())) {
-      schedule(std::max(f.time_s, now_s), EventKind::TRACED_FAILURE, pack(f.cluster, f.node), 0,
-               static_cast<std::int32_t>(f.category));
+      queue.schedule(std::max(f.time_s, now_s), core::TracedFailure{f.cluster, f.node, f.category});
     }
   }
   if (!faults.failures.enabled) {
@@ -26,7 +25,7 @@ void Simulation::Impl::start_failure_processes() {
     }
     double leaf_rate = faults.failures.leaf_rate_per_switch_day / model::SECONDS_PER_DAY;
     for (std::uint32_t l = 0; leaf_rate > 0.0 && l < clusters[c].view.shape().leaves; ++l) {
-      schedule(now_s + failure_rng.exponential(1.0 / leaf_rate), EventKind::LEAF_FAILURE, pack(cid, l), 0);
+      queue.schedule(now_s + failure_rng.exponential(1.0 / leaf_rate), core::LeafFailed{cid, l});
     }
   }
 }
@@ -41,10 +40,10 @@ void Simulation::Impl::draw_next_failure(model::ClusterId cluster, std::uint32_t
   }
   auto& generation = clusters[model::to_index(cluster)].failure_generation[node];
   ++generation;
-  schedule(now_s + failure_rng.exponential(1.0 / rate), EventKind::NODE_FAILURE, pack(cluster, node), generation);
+  queue.schedule(now_s + failure_rng.exponential(1.0 / rate), core::NodeFailed{cluster, node, generation});
 }
 
-void Simulation::Impl::on_node_failure(std::uint64_t subject) {
+void Simulation::Impl::on_node_failure(const core::NodeFailed& event) {
   // Which category: proportional to the categories' rates.
   double pick = failure_rng.uniform() * faults.failures.node_rate_per_day();
   std::uint32_t category = 0;
@@ -54,8 +53,8 @@ void Simulation::Impl::on_node_failure(std::uint64_t subject) {
       break;
     }
   }
-  model::ClusterId cid = cluster_of(subject);
-  std::uint32_t node = index_of(subject);
+  model::ClusterId cid = event.cluster;
+  std::uint32_t node = event.node;
   if (clusters[model::to_index(cid)].down_reasons[node] > 0) {
     draw_next_failure(cid, node); // down for another reason (its switch): the process goes on
     return;
@@ -79,7 +78,7 @@ void Simulation::Impl::fail_node(model::ClusterId cid, std::uint32_t node, std::
     repair += faults.failures.operator_return.sample(failure_rng);
   }
   ++cluster.failure_generation[node]; // its random failure process restarts after the repair
-  schedule(now_s + repair, EventKind::NODE_REPAIRED, pack(cid, node), 0);
+  queue.schedule(now_s + repair, core::NodeRepaired{cid, node});
 }
 
 void Simulation::Impl::node_down(ClusterRuntime& cluster, model::ClusterId cid, std::uint32_t node) {
@@ -101,9 +100,9 @@ void Simulation::Impl::node_up(ClusterRuntime& cluster, model::ClusterId cid, st
   io.set_node_power(cid, model::NodeId{node}, true);
 }
 
-void Simulation::Impl::on_node_repaired(std::uint64_t subject) {
-  model::ClusterId cid = cluster_of(subject);
-  std::uint32_t node = index_of(subject);
+void Simulation::Impl::on_node_repaired(const core::NodeRepaired& event) {
+  model::ClusterId cid = event.cluster;
+  std::uint32_t node = event.node;
   ClusterRuntime& cluster = clusters[model::to_index(cid)];
   draw_next_failure(cid, node); // a failed node fails again only once back in service
   if (cluster.down_reasons[node] == 1 && cluster.spares.size() < faults.recovery.spare_nodes) {
@@ -113,9 +112,9 @@ void Simulation::Impl::on_node_repaired(std::uint64_t subject) {
   node_up(cluster, cid, node);
 }
 
-void Simulation::Impl::on_leaf_failure(std::uint64_t subject) {
-  model::ClusterId cid = cluster_of(subject);
-  std::uint32_t leaf = index_of(subject);
+void Simulation::Impl::on_leaf_failure(const core::LeafFailed& event) {
+  model::ClusterId cid = event.cluster;
+  std::uint32_t leaf = event.leaf;
   ClusterRuntime& cluster = clusters[model::to_index(cid)];
   const std::uint32_t switch_category = static_cast<std::uint32_t>(faults.failures.categories.size());
   for (model::NodeId node : graph.nodes_under(graph.cluster(cid).leaves.at(leaf))) {
@@ -127,18 +126,18 @@ void Simulation::Impl::on_leaf_failure(std::uint64_t subject) {
     }
     node_down(cluster, cid, model::to_index(node));
   }
-  schedule(now_s + faults.failures.leaf_repair.sample(failure_rng), EventKind::LEAF_REPAIRED, subject, 0);
+  queue.schedule(now_s + faults.failures.leaf_repair.sample(failure_rng), core::LeafRepaired{cid, leaf});
 }
 
-void Simulation::Impl::on_leaf_repaired(std::uint64_t subject) {
-  model::ClusterId cid = cluster_of(subject);
-  std::uint32_t leaf = index_of(subject);
+void Simulation::Impl::on_leaf_repaired(const core::LeafRepaired& event) {
+  model::ClusterId cid = event.cluster;
+  std::uint32_t leaf = event.leaf;
   ClusterRuntime& cluster = clusters[model::to_index(cid)];
   for (model::NodeId node : graph.nodes_under(graph.cluster(cid).leaves.at(leaf))) {
     node_up(cluster, cid, model::to_index(node));
   }
   double rate = faults.failures.leaf_rate_per_switch_day / model::SECONDS_PER_DAY;
-  schedule(now_s + failure_rng.exponential(1.0 / rate), EventKind::LEAF_FAILURE, subject, 0);
+  queue.schedule(now_s + failure_rng.exponential(1.0 / rate), core::LeafFailed{cid, leaf});
 }
 
 void Simulation::Impl::fail_job(model::JobId id, JobRuntime& job, std::uint32_t category) {
@@ -157,7 +156,6 @@ void Simulation::Impl::fail_job(model::JobId id, JobRuntime& job, std::uint32_t 
   job.next_checkpoint_s = 0.0; // the next interval counts from the restored state
   job.needs_restore = job.persisted_s > 0.0;
   job.failed_at_s = now_s;
-  job.failed_category = category;
   if (!faults.recovery.applies(spec.type)) {
     finish_job(id, job, model::JobState::NODE_FAIL, model::EndCause::NODE_FAILURE);
     return;
@@ -179,27 +177,24 @@ void Simulation::Impl::fail_job(model::JobId id, JobRuntime& job, std::uint32_t 
   double recovered_at = now_s + plan.detect_s + plan.diagnose_s + plan.isolate_s;
   if (plan.keep_nodes) {
     enter(id, job, JobStage::RECOVERING);
-    job.stage_start_s = now_s;
-    schedule(recovered_at, EventKind::JOB_RECOVERED, model::to_index(id), job.generation);
+    queue.schedule(recovered_at, core::JobRecovered{id, job.generation});
     return;
   }
   if (hang) {
     // A hung job holds its nodes until someone notices; then it is killed.
     enter(id, job, JobStage::HUNG);
-    schedule(now_s + plan.detect_s, EventKind::JOB_HANG_NOTICED, model::to_index(id), job.generation);
-    job.stage_start_s = recovered_at; // when to queue it again
+    queue.schedule(now_s + plan.detect_s, core::HangNoticed{id, job.generation, recovered_at});
     return;
   }
   release(id, job, model::JobPhase::HELD);
   cluster.pending.emplace_back(model::JobEnded{id, model::JobState::FAILED, model::EndCause::NODE_FAILURE});
-  schedule(recovered_at, EventKind::JOB_RECOVERED, model::to_index(id), job.generation);
+  queue.schedule(recovered_at, core::JobRecovered{id, job.generation});
 }
 
-void Simulation::Impl::on_hang_noticed(model::JobId id, JobRuntime& job) {
-  double recovered_at = job.stage_start_s;
+void Simulation::Impl::on_hang_noticed(model::JobId id, JobRuntime& job, double recovered_at) {
   release(id, job, model::JobPhase::HELD);
   cluster_of_job(job).pending.emplace_back(model::JobEnded{id, model::JobState::FAILED, model::EndCause::NODE_FAILURE});
-  schedule(std::max(recovered_at, now_s), EventKind::JOB_RECOVERED, model::to_index(id), job.generation);
+  queue.schedule(std::max(recovered_at, now_s), core::JobRecovered{id, job.generation});
 }
 
 void Simulation::Impl::on_recovered(model::JobId id, JobRuntime& job) {

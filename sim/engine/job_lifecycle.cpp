@@ -62,7 +62,7 @@ void Simulation::Impl::start_job(ClusterRuntime& cluster, const model::StartJob&
   enter(start.job, job, JobStage::STARTING);
   double latency = cluster_launch_latency(cluster);
   if (latency > 0.0) {
-    schedule(now_s + latency, EventKind::JOB_LAUNCHED, model::to_index(start.job), job.generation);
+    queue.schedule(now_s + latency, core::JobLaunched{start.job, job.generation});
   } else {
     on_launched(start.job, job);
   }
@@ -147,10 +147,9 @@ void Simulation::Impl::preempt_job(model::JobId id) {
   if (faults.preemption.save_on_preempt && computed && job.stage != JobStage::STARTING) {
     enter(id, job, JobStage::SAVING);
     if (job.checkpointing) {
-      job.transfer = start_transfer(id, job, IoDirection::WRITE);
+      job.transfer = start_transfer(id, job, core::IoDirection::WRITE);
     } else {
-      schedule(now_s + faults.preemption.fallback_save.sample(launch_rng), EventKind::JOB_STALL_END,
-               model::to_index(id), job.generation);
+      queue.schedule(now_s + faults.preemption.fallback_save.sample(launch_rng), core::StallEnded{id, job.generation});
     }
     return;
   }

@@ -37,17 +37,11 @@ double Simulation::Impl::checkpoint_interval_s(const JobRuntime& job, const mode
   return checkpoint_policy->interval_s(s);
 }
 
-TransferId Simulation::Impl::start_transfer(model::JobId id, JobRuntime& job, IoDirection direction) {
+core::TransferId Simulation::Impl::start_transfer(model::JobId id, JobRuntime& job, core::IoDirection direction) {
   const model::JobEntry& entry = cluster_of_job(job).view.job(id);
   ACME_ASSERT(!entry.placement.empty(), "a job moving its checkpoint holds nodes");
-  TransferId t = io.start(job.cluster, entry.placement.front().node, job.checkpoint_bytes, direction,
-                          [this](TransferId done, bool ok, double duration_s) {
-                            finished_transfers[done] = {ok, duration_s};
-                            schedule(simgrid_now_s(), EventKind::TRANSFER_DONE, done, 0);
-                            arm_timer();
-                          });
-  transfer_owner[t] = id;
-  return t;
+  return io.start(
+      core::TransferRequest{job.cluster, entry.placement.front().node, job.checkpoint_bytes, direction, id});
 }
 
 void Simulation::Impl::estimate_costs(JobRuntime& job) {
@@ -72,17 +66,14 @@ void Simulation::Impl::estimate_costs(JobRuntime& job) {
 void Simulation::Impl::cancel_transfers(JobRuntime& job) {
   if (job.transfer != 0) {
     io.cancel(job.transfer);
-    transfer_owner.erase(job.transfer);
     job.transfer = 0;
   }
   for (const auto& [t, progress] : job.persists) {
     io.cancel(t);
-    transfer_owner.erase(t);
   }
   job.persists.clear();
   for (const auto& [t, lane] : job.lane_transfers) {
     io.cancel(t);
-    transfer_owner.erase(t);
   }
   job.lane_transfers.clear();
 }
@@ -101,11 +92,10 @@ void Simulation::Impl::on_launched(model::JobId id, JobRuntime& job) {
   }
   enter(id, job, JobStage::RESTORING);
   if (job.checkpointing) {
-    job.transfer = start_transfer(id, job, IoDirection::READ);
+    job.transfer = start_transfer(id, job, core::IoDirection::READ);
     return;
   }
-  schedule(now_s + faults.preemption.fallback_restore.sample(launch_rng), EventKind::JOB_STALL_END, model::to_index(id),
-           job.generation);
+  queue.schedule(now_s + faults.preemption.fallback_restore.sample(launch_rng), core::StallEnded{id, job.generation});
 }
 
 void Simulation::Impl::begin_compute(model::JobId id, JobRuntime& job) {
@@ -124,8 +114,8 @@ void Simulation::Impl::begin_compute(model::JobId id, JobRuntime& job) {
   job.segment_stop_s = std::min(job.work_s, job.next_checkpoint_s);
   job.segment_debt_s = job.debt_s;
   job.debt_s = 0.0;
-  schedule(now_s + (job.segment_stop_s - job.progress_s) + job.segment_debt_s, EventKind::JOB_SEGMENT_END,
-           model::to_index(id), job.generation);
+  queue.schedule(now_s + (job.segment_stop_s - job.progress_s) + job.segment_debt_s,
+                 core::SegmentEnded{id, job.generation});
 }
 
 void Simulation::Impl::stop_progress(JobRuntime& job) {
@@ -151,7 +141,7 @@ void Simulation::Impl::on_segment_end(model::JobId id, JobRuntime& job) {
 void Simulation::Impl::begin_checkpoint(model::JobId id, JobRuntime& job) {
   if (!faults.checkpoint.async) {
     enter(id, job, JobStage::CHECKPOINTING);
-    job.transfer = start_transfer(id, job, IoDirection::WRITE);
+    job.transfer = start_transfer(id, job, core::IoDirection::WRITE);
     return;
   }
   if (job.persists.size() >= faults.checkpoint.host_snapshots) {
@@ -166,7 +156,7 @@ void Simulation::Impl::begin_snapshot(model::JobId id, JobRuntime& job) {
   enter(id, job, JobStage::SNAPSHOTTING);
   // Every GPU copies its shard of the state to host memory at once.
   double shard_bytes = job.checkpoint_bytes / std::max(1.0, spec.gpu_share());
-  schedule(now_s + shard_bytes / costs.d2h_Bps, EventKind::JOB_STALL_END, model::to_index(id), job.generation);
+  queue.schedule(now_s + shard_bytes / costs.d2h_Bps, core::StallEnded{id, job.generation});
 }
 
 void Simulation::Impl::on_stall_end(model::JobId id, JobRuntime& job) {
@@ -178,7 +168,7 @@ void Simulation::Impl::on_stall_end(model::JobId id, JobRuntime& job) {
     job.checkpoint_cost_s = stall + job.persist_debt_s;
     job.snapshot_stall_s = stall;
     ++job.checkpoints;
-    TransferId t = start_transfer(id, job, IoDirection::WRITE);
+    core::TransferId t = start_transfer(id, job, core::IoDirection::WRITE);
     job.persists.emplace_back(t, job.progress_s);
     job.next_checkpoint_s = job.progress_s; // recomputed in begin_compute
     begin_compute(id, job);
@@ -201,27 +191,24 @@ void Simulation::Impl::on_stall_end(model::JobId id, JobRuntime& job) {
   }
 }
 
-void Simulation::Impl::on_transfer_done(TransferId transfer) {
-  auto done = finished_transfers.find(transfer);
-  auto owner = transfer_owner.find(transfer);
-  if (done == finished_transfers.end() || owner == transfer_owner.end()) {
-    finished_transfers.erase(transfer);
-    return; // cancelled meanwhile
+void Simulation::Impl::on_transfer_done(const core::TransferDone& done) {
+  auto it = jobs.find(done.owner);
+  if (it == jobs.end()) {
+    return; // the job ended meanwhile
   }
-  auto [ok, duration_s] = done->second;
-  model::JobId id = owner->second;
-  finished_transfers.erase(done);
-  transfer_owner.erase(owner);
-  JobRuntime& job = jobs.at(id);
-  ACME_ASSERT(ok, "transfers of running jobs fail only with their nodes, and those cancel them first");
+  model::JobId id = done.owner;
+  JobRuntime& job = it->second;
+  core::TransferId transfer = done.transfer;
+  double duration_s = done.duration_s;
   if (job.stage == JobStage::PLAN) {
-    on_plan_transfer_done(id, job, transfer);
+    on_plan_transfer_done(id, job, done);
     return;
   }
   if (transfer != job.transfer) {
-    on_persist_done(id, job, transfer, duration_s);
+    on_persist_done(id, job, done);
     return;
   }
+  ACME_ASSERT(done.ok, "transfers of running jobs fail only with their nodes, and those cancel them first");
   job.transfer = 0;
   if (job.stage == JobStage::CHECKPOINTING) {
     job.stall_s += duration_s;
@@ -235,16 +222,21 @@ void Simulation::Impl::on_transfer_done(TransferId transfer) {
     // After the read, every GPU copies its shard back to device memory.
     const model::JobSpec& spec = cluster_of_job(job).view.job(id).spec;
     double h2d = job.checkpoint_bytes / std::max(1.0, spec.gpu_share()) / costs.h2d_Bps;
-    schedule(now_s + h2d, EventKind::JOB_STALL_END, model::to_index(id), job.generation);
+    queue.schedule(now_s + h2d, core::StallEnded{id, job.generation});
     return;
   }
   ACME_ASSERT(job.stage == JobStage::SAVING, "blocking transfers belong to checkpoint, restore or save stages");
   on_stall_end(id, job);
 }
 
-void Simulation::Impl::on_persist_done(model::JobId id, JobRuntime& job, TransferId transfer, double duration_s) {
-  auto it = std::find_if(job.persists.begin(), job.persists.end(), [&](const auto& p) { return p.first == transfer; });
-  ACME_ASSERT(it != job.persists.end(), "a finished persist is in flight");
+void Simulation::Impl::on_persist_done(model::JobId id, JobRuntime& job, const core::TransferDone& done) {
+  auto it =
+      std::find_if(job.persists.begin(), job.persists.end(), [&](const auto& p) { return p.first == done.transfer; });
+  if (it == job.persists.end()) {
+    return; // cancelled after it ended
+  }
+  ACME_ASSERT(done.ok, "transfers of running jobs fail only with their nodes, and those cancel them first");
+  double duration_s = done.duration_s;
   job.persisted_s = std::max(job.persisted_s, it->second);
   job.persists.erase(it);
   // Training ran slower while the background write shared the node (calibrated slowdown).

@@ -40,7 +40,7 @@ Simulation::Impl::Impl(const config::Config& cfg, const policies::PolicyRegistri
     , faults(*cfg.faults)
     , graph(cfg)
     , platform(graph, cfg)
-    , io(platform)
+    , io(platform, [this](const core::TransferDone& done) { post_transfer_done(done); })
     , workload(std::move(source))
     , recorder(rec)
     , options(std::move(opts))

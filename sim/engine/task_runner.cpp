@@ -47,25 +47,20 @@ void Simulation::Impl::run_step(model::JobId id, JobRuntime& job, std::int32_t l
                             ? 0
                             : std::min(entry.placement.size() - 1, static_cast<std::size_t>(lane) * plan.gpus_per_lane /
                                                                        std::max(1u, entry.placement.front().gpus));
-    TransferId t = io.start(job.cluster, entry.placement.at(share).node, step.bytes, IoDirection::READ,
-                            [this](TransferId done, bool ok, double duration_s) {
-                              finished_transfers[done] = {ok, duration_s};
-                              schedule(simgrid_now_s(), EventKind::TRANSFER_DONE, done, 0);
-                              arm_timer();
-                            });
-    transfer_owner[t] = id;
+    core::TransferId t = io.start(
+        core::TransferRequest{job.cluster, entry.placement.at(share).node, step.bytes, core::IoDirection::READ, id});
     job.lane_transfers.emplace_back(t, lane);
     return;
   }
   case model::TaskStep::Kind::HOST_COPY:
-    schedule(now_s + step.bytes / costs.h2d_Bps, EventKind::STEP_END, model::to_index(id), job.generation, lane);
+    queue.schedule(now_s + step.bytes / costs.h2d_Bps, core::StepEnded{id, job.generation, lane});
     return;
   case model::TaskStep::Kind::GPU:
     job.gpu_busy_s += lane_gpus * step.seconds;
     [[fallthrough]];
   case model::TaskStep::Kind::CPU:
   case model::TaskStep::Kind::GPU_IDLE:
-    schedule(now_s + step.seconds, EventKind::STEP_END, model::to_index(id), job.generation, lane);
+    queue.schedule(now_s + step.seconds, core::StepEnded{id, job.generation, lane});
     return;
   case model::TaskStep::Kind::SPAWN:
     break;
@@ -100,10 +95,13 @@ void Simulation::Impl::on_step_end(model::JobId id, JobRuntime& job, std::int32_
   }
 }
 
-void Simulation::Impl::on_plan_transfer_done(model::JobId id, JobRuntime& job, TransferId transfer) {
+void Simulation::Impl::on_plan_transfer_done(model::JobId id, JobRuntime& job, const core::TransferDone& done) {
   auto it = std::find_if(job.lane_transfers.begin(), job.lane_transfers.end(),
-                         [&](const auto& t) { return t.first == transfer; });
-  ACME_ASSERT(it != job.lane_transfers.end(), "a plan read in flight belongs to a lane");
+                         [&](const auto& t) { return t.first == done.transfer; });
+  if (it == job.lane_transfers.end()) {
+    return; // cancelled after it ended
+  }
+  ACME_ASSERT(done.ok, "transfers of running jobs fail only with their nodes, and those cancel them first");
   std::int32_t lane = it->second;
   job.lane_transfers.erase(it);
   on_step_end(id, job, lane);

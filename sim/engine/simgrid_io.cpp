@@ -1,6 +1,8 @@
-#include "sim/engine/io_service.hpp"
+#include "sim/engine/simgrid_io.hpp"
 
 #include <simgrid/s4u.hpp>
+
+#include <cmath>
 
 #include "sim/model/assert.hpp"
 
@@ -8,11 +10,11 @@ namespace acme::engine {
 namespace sg4 = simgrid::s4u;
 
 namespace {
-IoService* g_active = nullptr; // SimGrid's completion signal is global; one IoService per process
+SimgridIo* g_active = nullptr; // SimGrid's completion signal is global; one SimgridIo per process
 } // namespace
 
-IoService::IoService(Platform& platform) : platform_(platform) {
-  ACME_ASSERT(g_active == nullptr, "one IoService per process (SimGrid's engine is a singleton)");
+SimgridIo::SimgridIo(Platform& platform, Completion on_done) : platform_(platform), on_done_(std::move(on_done)) {
+  ACME_ASSERT(g_active == nullptr, "one SimgridIo per process (SimGrid's engine is a singleton)");
   g_active = this;
   sg4::Activity::on_completion_cb([](const sg4::Activity& a) {
     if (g_active != nullptr) {
@@ -21,26 +23,28 @@ IoService::IoService(Platform& platform) : platform_(platform) {
   });
 }
 
-IoService::~IoService() {
+SimgridIo::~SimgridIo() {
   g_active = nullptr;
 }
 
-TransferId IoService::start(model::ClusterId cluster, model::NodeId node, double bytes, IoDirection direction,
-                            Callback done) {
-  sg4::Host* endpoint = platform_.storage_endpoint(cluster, node);
-  sg4::Host* storage = platform_.storage_host(cluster);
+core::TransferId SimgridIo::start(const core::TransferRequest& request) {
+  sg4::Host* endpoint = platform_.storage_endpoint(request.cluster, request.node);
+  sg4::Host* storage = platform_.storage_host(request.cluster);
   ACME_ASSERT(endpoint->is_on(), "transfers start from nodes that are up");
-  sg4::CommPtr comm = direction == IoDirection::WRITE ? sg4::Comm::sendto_init(endpoint, storage)
-                                                      : sg4::Comm::sendto_init(storage, endpoint);
-  comm->set_payload_size(static_cast<std::uint64_t>(bytes));
-  TransferId id = next_id_++;
+  sg4::CommPtr comm = request.direction == core::IoDirection::WRITE ? sg4::Comm::sendto_init(endpoint, storage)
+                                                                    : sg4::Comm::sendto_init(storage, endpoint);
+  comm->set_payload_size(static_cast<std::uint64_t>(request.bytes));
+  if (std::isfinite(request.rate_cap_Bps)) {
+    comm->set_rate(request.rate_cap_Bps);
+  }
+  core::TransferId id = next_id_++;
   by_activity_[comm.get()] = id;
-  pending_.emplace(id, Pending{comm, std::move(done), cluster, direction, bytes, sg4::Engine::get_clock()});
+  pending_.emplace(id, Pending{comm, request, sg4::Engine::get_clock()});
   comm->start();
   return id;
 }
 
-void IoService::cancel(TransferId id) {
+void SimgridIo::cancel(core::TransferId id) {
   auto it = pending_.find(id);
   if (it == pending_.end()) {
     return;
@@ -53,7 +57,7 @@ void IoService::cancel(TransferId id) {
   comm->cancel();
 }
 
-void IoService::on_activity_end(const sg4::Activity& activity) {
+void SimgridIo::on_activity_end(const sg4::Activity& activity) {
   auto mapped = by_activity_.find(&activity);
   if (mapped == by_activity_.end()) {
     return;
@@ -66,7 +70,7 @@ void IoService::on_activity_end(const sg4::Activity& activity) {
     }
     return;
   }
-  TransferId id = mapped->second;
+  core::TransferId id = mapped->second;
   by_activity_.erase(mapped);
   auto it = pending_.find(id);
   ACME_ASSERT(it != pending_.end(), "a mapped transfer is pending");
@@ -74,24 +78,25 @@ void IoService::on_activity_end(const sg4::Activity& activity) {
   pending_.erase(it);
   graveyard_.push_back(p.comm); // never drop the last reference inside the completion callback
   bool ok = activity.get_state() == sg4::Activity::State::FINISHED;
+  const core::TransferRequest& r = p.request;
   if (ok) {
-    if (moved_.size() <= model::to_index(p.cluster)) {
-      moved_.resize(model::to_index(p.cluster) + 1, std::vector<double>(2, 0.0));
+    if (moved_.size() <= model::to_index(r.cluster)) {
+      moved_.resize(model::to_index(r.cluster) + 1, std::vector<double>(2, 0.0));
     }
-    moved_[model::to_index(p.cluster)][static_cast<std::size_t>(p.direction)] += p.bytes;
+    moved_[model::to_index(r.cluster)][static_cast<std::size_t>(r.direction)] += r.bytes;
   }
-  p.done(id, ok, sg4::Engine::get_clock() - p.start_s);
+  on_done_(core::TransferDone{id, r.owner, ok, sg4::Engine::get_clock() - p.start_s});
 }
 
-void IoService::collect_garbage() {
+void SimgridIo::collect_garbage() {
   graveyard_.clear();
 }
 
-void IoService::widen_nic(model::ClusterId cluster, model::NodeId node, std::uint32_t nodes) {
+void SimgridIo::widen_nic(model::ClusterId cluster, model::NodeId node, std::uint32_t nodes) {
   platform_.storage_nic(cluster, node)->set_bandwidth(platform_.storage_nic_bw_Bps(cluster, node) * nodes);
 }
 
-void IoService::set_node_power(model::ClusterId cluster, model::NodeId node, bool on) {
+void SimgridIo::set_node_power(model::ClusterId cluster, model::NodeId node, bool on) {
   for (sg4::Host* host : {platform_.node_host(cluster, node), platform_.storage_endpoint(cluster, node)}) {
     if (on && !host->is_on()) {
       host->turn_on();
@@ -101,7 +106,7 @@ void IoService::set_node_power(model::ClusterId cluster, model::NodeId node, boo
   }
 }
 
-double IoService::bytes_moved(model::ClusterId cluster, IoDirection direction) const {
+double SimgridIo::bytes_moved(model::ClusterId cluster, core::IoDirection direction) const {
   auto c = model::to_index(cluster);
   return c < moved_.size() ? moved_[c][static_cast<std::size_t>(direction)] : 0.0;
 }

@@ -1,0 +1,90 @@
+#pragma once
+
+// The events of the engine's own queue, one small struct each. A new mechanism adds its struct to
+// EngineEvent and one handler to EventLoop's dispatch.
+
+#include <cstdint>
+#include <variant>
+
+#include "sim/model/ids.hpp"
+
+namespace acme::core {
+
+using TransferId = std::uint64_t;
+
+/// The lane of a task plan's prologue (its lanes count from 0).
+inline constexpr std::int32_t PROLOGUE_LANE = -1;
+
+// Job events carry the job's stage generation: an event of a stage the job has left is dropped.
+
+/// The launch latency is over (pod start): the job begins (restore, then compute, or its plan).
+struct JobLaunched {
+  model::JobId job{};
+  std::uint32_t generation = 0;
+};
+/// Computation reached its next stop (a checkpoint is due, or the work is done).
+struct SegmentEnded {
+  model::JobId job{};
+  std::uint32_t generation = 0;
+};
+/// A fixed-length stall ended (async snapshot copy, fallback save or restore, host-to-device copy).
+struct StallEnded {
+  model::JobId job{};
+  std::uint32_t generation = 0;
+};
+/// A timed step of a task plan ended.
+struct StepEnded {
+  model::JobId job{};
+  std::uint32_t generation = 0;
+  std::int32_t lane = PROLOGUE_LANE;
+};
+/// The recovery steps after a failure are done (detection, diagnosis, isolation).
+struct JobRecovered {
+  model::JobId job{};
+  std::uint32_t generation = 0;
+};
+/// A hung job is noticed and killed: its nodes are released, and it is queued again at requeue_at_s.
+struct HangNoticed {
+  model::JobId job{};
+  std::uint32_t generation = 0;
+  double requeue_at_s = 0.0;
+};
+/// A storage transfer ended (`ok` false: a host on its route went down).
+struct TransferDone {
+  TransferId transfer = 0;
+  model::JobId owner{};
+  bool ok = true;
+  double duration_s = 0.0;
+};
+/// A node's random failure process fires (`generation` invalidates draws made before a repair).
+struct NodeFailed {
+  model::ClusterId cluster{};
+  std::uint32_t node = 0;
+  std::uint32_t generation = 0;
+};
+/// A failed node is repaired.
+struct NodeRepaired {
+  model::ClusterId cluster{};
+  std::uint32_t node = 0;
+};
+/// A leaf switch fails: its nodes go down.
+struct LeafFailed {
+  model::ClusterId cluster{};
+  std::uint32_t leaf = 0;
+};
+/// A failed leaf switch is repaired.
+struct LeafRepaired {
+  model::ClusterId cluster{};
+  std::uint32_t leaf = 0;
+};
+/// A failure replayed from the failure trace.
+struct TracedFailure {
+  model::ClusterId cluster{};
+  std::uint32_t node = 0;
+  std::uint32_t category = 0; ///< index into failures.categories
+};
+
+using EngineEvent = std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed,
+                                 TransferDone, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired, TracedFailure>;
+
+} // namespace acme::core

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <simgrid/forward.h>
+
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/io_service.hpp"
+#include "sim/engine/platform.hpp"
+
+namespace acme::engine {
+
+/// The I/O service over SimGrid: each transfer is one communication between a node's storage
+/// endpoint and its cluster's storage system, limited by NIC, fabric and storage together.
+class SimgridIo final : public core::IoService {
+public:
+  /// Runs in SimGrid's maestro when a transfer that was not cancelled ends.
+  using Completion = std::function<void(const core::TransferDone& done)>;
+
+  SimgridIo(Platform& platform, Completion on_done);
+  ~SimgridIo() override;
+  SimgridIo(const SimgridIo&) = delete;
+  SimgridIo& operator=(const SimgridIo&) = delete;
+
+  core::TransferId start(const core::TransferRequest& request) override;
+  void cancel(core::TransferId id) override;
+  /// Only between transfers of the node.
+  void widen_nic(model::ClusterId cluster, model::NodeId node, std::uint32_t nodes) override;
+  void set_node_power(model::ClusterId cluster, model::NodeId node, bool on) override;
+  /// Releases completed activities (called at the start of each instant, outside SimGrid callbacks).
+  void collect_garbage();
+  double bytes_moved(model::ClusterId cluster, core::IoDirection direction) const;
+
+private:
+  struct Pending {
+    simgrid::s4u::CommPtr comm;
+    core::TransferRequest request;
+    double start_s = 0.0;
+  };
+  void on_activity_end(const simgrid::s4u::Activity& activity);
+
+  Platform& platform_;
+  Completion on_done_;
+  core::TransferId next_id_ = 1;
+  std::unordered_map<core::TransferId, Pending> pending_;
+  std::unordered_map<const simgrid::s4u::Activity*, core::TransferId> by_activity_;
+  std::unordered_map<const simgrid::s4u::Activity*, simgrid::s4u::CommPtr> cancelled_;
+  std::vector<simgrid::s4u::CommPtr> graveyard_;
+  std::vector<std::vector<double>> moved_; ///< per cluster: [write, read] bytes
+};
+
+} // namespace acme::engine
