@@ -12,6 +12,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "sim/csv/csv_reader.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::config {
@@ -60,77 +61,43 @@ struct TextLines {
   [[noreturn]] void fail(const std::string& what) const { throw ConfigError(Location{path, line_no, 0}, "", what); }
 };
 
-std::vector<std::string_view> split_csv(std::string_view line) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t comma = line.find(',', start);
-    fields.push_back(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    if (comma == std::string_view::npos) {
-      return fields;
-    }
-    start = comma + 1;
-  }
-}
-
 constexpr const char* NODE_LIST_SCHEMA = "sn,cpu_milli,memory_mib,gpu,model";
-
-/// Field count and the indices of `sn` and `gpu` in a node list's header row.
-struct NodeListColumns {
-  std::size_t count = 0;
-  std::size_t sn = 0;
-  std::size_t gpu = 0;
-};
-
-NodeListColumns read_node_list_header(TextLines& lines) {
-  if (!lines.next()) {
-    lines.fail(std::string("empty node list; expected a header row ") + NODE_LIST_SCHEMA);
-  }
-  std::vector<std::string_view> header = split_csv(lines.line);
-  auto sn = std::find(header.begin(), header.end(), "sn");
-  auto gpu = std::find(header.begin(), header.end(), "gpu");
-  if (sn == header.end() || gpu == header.end()) {
-    lines.fail(std::string("missing column \"") + (sn == header.end() ? "sn" : "gpu") +
-               "\"; expected a node list header such as " + NODE_LIST_SCHEMA);
-  }
-  return NodeListColumns{header.size(), static_cast<std::size_t>(sn - header.begin()),
-                         static_cast<std::size_t>(gpu - header.begin())};
-}
 
 /// GPUs of each node of a node list (Alibaba cluster-trace-gpu-v2023 `sn,cpu_milli,memory_mib,gpu,model`;
 /// columns matched by name, `sn` and `gpu` required). Bad rows fail with file:line and column.
 std::vector<std::uint32_t> read_node_list(const Node& where, const std::string& path) {
-  TextLines lines(where, path, "a node list such as sn,cpu_milli,memory_mib,gpu,model");
-  NodeListColumns columns = read_node_list_header(lines);
+  csv::LineReader file = csv::LineReader::from_file(path);
+  if (!file.is_open()) {
+    where.fail("cannot open \"" + path + "\": " + std::strerror(file.open_error()) + "; expected a node list such as " +
+               NODE_LIST_SCHEMA);
+  }
+  csv::CsvReader in(std::move(file));
+  if (!in.has_header()) {
+    in.fail_at(in.lines_read(), std::string("empty node list; expected a header row ") + NODE_LIST_SCHEMA);
+  }
+  std::string expected = std::string("expected a node list header such as ") + NODE_LIST_SCHEMA;
+  std::size_t sn = in.require("sn", expected);
+  std::size_t gpu = in.require("gpu", expected);
   std::vector<std::uint32_t> gpus;
-  std::unordered_map<std::string, int> seen;
-  while (lines.next()) {
-    if (lines.line.empty()) {
-      continue;
+  std::unordered_map<std::string, std::size_t> seen;
+  while (in.next()) {
+    std::string_view text = in.field(gpu);
+    auto count = csv::parse_number<std::uint32_t>(text);
+    if (!count) {
+      in.fail_column(gpu, "expected a non-negative integer, got \"" + std::string(text) + "\"");
     }
-    std::vector<std::string_view> fields = split_csv(lines.line);
-    if (fields.size() != columns.count) {
-      lines.fail("expected " + std::to_string(columns.count) + " fields as in the header, got " +
-                 std::to_string(fields.size()));
-    }
-    std::string_view text = fields[columns.gpu];
-    std::uint32_t count = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), count);
-    if (ec != std::errc() || end != text.data() + text.size()) {
-      lines.fail("column \"gpu\": expected a non-negative integer, got \"" + std::string(text) + "\"");
-    }
-    std::string name(fields[columns.sn]);
+    std::string name(in.field(sn));
     if (name.empty()) {
-      lines.fail("column \"sn\": expected a node name, got an empty field");
+      in.fail_column(sn, "expected a node name, got an empty field");
     }
-    if (auto [it, inserted] = seen.emplace(name, lines.line_no); !inserted) {
-      lines.fail("column \"sn\": node \"" + name + "\" is listed twice (first on line " + std::to_string(it->second) +
-                 "); expected unique node names");
+    if (auto [it, inserted] = seen.emplace(name, in.line()); !inserted) {
+      in.fail_column(sn, "node \"" + name + "\" is listed twice (first on line " + std::to_string(it->second) +
+                             "); expected unique node names");
     }
-    gpus.push_back(count);
+    gpus.push_back(*count);
   }
   if (gpus.empty()) {
-    lines.fail("no nodes; expected one row per node after the header");
+    in.fail_at(in.lines_read(), "no nodes; expected one row per node after the header");
   }
   return gpus;
 }

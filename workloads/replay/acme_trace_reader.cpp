@@ -1,6 +1,5 @@
 #include "workloads/replay/acme_trace_reader.hpp"
 
-#include <charconv>
 #include <cmath>
 
 #include "sim/model/civil_time.hpp"
@@ -9,94 +8,48 @@
 namespace acme::workloads {
 namespace {
 
-const char* const COLUMN_NAMES[] = {"job_id", "user",        "node_num",   "gpu_num",  "cpu_num", "type",
-                                    "state",  "submit_time", "start_time", "end_time", "duration"};
-constexpr bool REQUIRED[] = {true, true, false, true, false, true, true, true, false, false, true};
-
-/// A row that is malformed: thrown inside the reader, turned into ConfigError or a skip.
-struct BadRow {
-  std::string message;
-};
-
-template <class T>
-bool parse_number(std::string_view text, T& out) {
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc() && end == text.data() + text.size();
-}
+enum Column : std::uint8_t { JOB_ID, USER, NODE_NUM, GPU_NUM, CPU_NUM, TYPE, STATE, SUBMIT, START, END, DURATION };
+constexpr TraceColumn COLUMNS[] = {{"job_id", true},    {"user", true},        {"node_num", false},
+                                   {"gpu_num", true},   {"cpu_num", false},    {"type", true},
+                                   {"state", true},     {"submit_time", true}, {"start_time", false},
+                                   {"end_time", false}, {"duration", true}};
+constexpr CsvTraceSchema SCHEMA{COLUMNS, "empty trace; expected an AcmeTrace header row",
+                                "expected the AcmeTrace schema (job_id,user,node_num,gpu_num,cpu_num,type,state,"
+                                "submit_time,start_time,end_time,duration,queue,gpu_time)"};
 
 } // namespace
 
-AcmeTraceReader::AcmeTraceReader(std::string path, model::ClusterId cluster, double utc_offset_s,
-                                 model::NameTable& users, BadRowPolicy on_bad_row)
-    : lines_(std::move(path))
-    , cluster_(cluster)
-    , utc_offset_s_(utc_offset_s)
-    , users_(&users)
-    , on_bad_row_(on_bad_row) {
-  read_header();
+AcmeTraceReader::AcmeTraceReader(const TraceFile& file) : CsvTraceReader(file, SCHEMA) {}
+
+std::uint32_t AcmeTraceReader::count(std::size_t c) const {
+  std::string_view text = field(c);
+  if (text.empty() && !COLUMNS[c].required) {
+    return 0;
+  }
+  auto value = csv::parse_number<double>(text); // traces written by pandas may show "8.0"
+  if (!value || *value < 0 || *value != std::floor(*value)) {
+    bad(c, "expected a non-negative integer, got \"" + std::string(text) + "\"");
+  }
+  return static_cast<std::uint32_t>(*value);
 }
 
-void AcmeTraceReader::read_header() {
-  std::string_view line;
-  if (!lines_.next(line)) {
-    throw ConfigError(Location{lines_.path(), 1, 0}, "", "empty trace; expected an AcmeTrace header row");
+double AcmeTraceReader::time(std::size_t c) const {
+  std::string_view text = field(c);
+  if (text.empty() && !COLUMNS[c].required) {
+    return model::UNKNOWN_TIME_S;
   }
-  LineReader::split(line, ',', fields_);
-  field_count_ = fields_.size();
-  index_.assign(COLUMN_COUNT, -1);
-  for (std::size_t f = 0; f < fields_.size(); ++f) {
-    names_.emplace_back(fields_[f]);
-    for (int c = 0; c < COLUMN_COUNT; ++c) {
-      if (fields_[f] == COLUMN_NAMES[c]) {
-        index_[static_cast<std::size_t>(c)] = static_cast<int>(f);
-      }
-    }
+  auto t = model::parse_datetime(text, file().utc_offset_s);
+  if (!t) {
+    bad(c, "expected a date-time such as \"2023-03-01 00:18:22+08:00\", got \"" + std::string(text) + "\"");
   }
-  for (int c = 0; c < COLUMN_COUNT; ++c) {
-    if (REQUIRED[c] && index_[static_cast<std::size_t>(c)] < 0) {
-      throw ConfigError(Location{lines_.path(), 1, 0}, "",
-                        std::string("missing column \"") + COLUMN_NAMES[c] +
-                            "\"; expected the AcmeTrace schema (job_id,user,node_num,gpu_num,cpu_num,type,state,"
-                            "submit_time,start_time,end_time,duration,queue,gpu_time)");
-    }
-  }
+  return *t;
 }
 
-void AcmeTraceReader::bad(Column column, const std::string& what) const {
-  throw BadRow{std::string("column \"") + COLUMN_NAMES[column] + "\": " + what};
-}
-
-model::JobSpec AcmeTraceReader::parse_row() {
-  auto field = [&](Column c) -> std::string_view {
-    int i = index_[c];
-    return i < 0 ? std::string_view{} : fields_[static_cast<std::size_t>(i)];
-  };
-  auto count = [&](Column c) -> std::uint32_t {
-    std::string_view text = field(c);
-    double value = 0.0; // traces written by pandas may show "8.0"
-    if (text.empty() && !REQUIRED[c]) {
-      return 0;
-    }
-    if (!parse_number(text, value) || value < 0 || value != std::floor(value)) {
-      bad(c, "expected a non-negative integer, got \"" + std::string(text) + "\"");
-    }
-    return static_cast<std::uint32_t>(value);
-  };
-  auto time = [&](Column c) -> double {
-    std::string_view text = field(c);
-    if (text.empty() && !REQUIRED[c]) {
-      return model::UNKNOWN_TIME_S;
-    }
-    auto t = model::parse_datetime(text, utc_offset_s_);
-    if (!t) {
-      bad(c, "expected a date-time such as \"2023-03-01 00:18:22+08:00\", got \"" + std::string(text) + "\"");
-    }
-    return *t;
-  };
+std::optional<model::JobSpec> AcmeTraceReader::parse_row() {
   model::JobSpec job;
-  job.cluster = cluster_;
+  job.cluster = file().cluster;
   job.name = std::string(field(JOB_ID));
-  job.user = users_->intern(field(USER));
+  job.user = users().intern(field(USER));
   job.gpus = count(GPU_NUM);
   job.nodes = count(NODE_NUM);
   job.cpus = count(CPU_NUM);
@@ -114,38 +67,15 @@ model::JobSpec AcmeTraceReader::parse_row() {
   job.final_state = *state;
   job.submit_time_s = time(SUBMIT);
   job.recorded_start_s = time(START);
-  std::string_view duration = field(DURATION);
-  if (!parse_number(duration, job.duration_s) || job.duration_s < 0 || !std::isfinite(job.duration_s)) {
-    bad(DURATION, "expected a duration in seconds >= 0, got \"" + std::string(duration) + "\"");
+  auto duration = csv::parse_number<double>(field(DURATION));
+  if (!duration || *duration < 0 || !std::isfinite(*duration)) {
+    bad(DURATION, "expected a duration in seconds >= 0, got \"" + std::string(field(DURATION)) + "\"");
   }
+  job.duration_s = *duration;
   if (job.recorded_start_s != model::UNKNOWN_TIME_S && job.recorded_start_s < job.submit_time_s) {
     bad(START, "start_time is before submit_time; expected start_time >= submit_time");
   }
   return job;
-}
-
-std::optional<model::JobSpec> AcmeTraceReader::next() {
-  std::string_view line;
-  while (lines_.next(line)) {
-    if (line.empty()) {
-      continue;
-    }
-    LineReader::split(line, ',', fields_);
-    try {
-      if (fields_.size() != field_count_) {
-        throw BadRow{"expected " + std::to_string(field_count_) + " fields as in the header, got " +
-                     std::to_string(fields_.size())};
-      }
-      return parse_row();
-    } catch (const BadRow& e) {
-      if (on_bad_row_ == BadRowPolicy::SKIP) {
-        ++skipped_;
-        continue;
-      }
-      throw ConfigError(Location{lines_.path(), static_cast<int>(lines_.line_number()), 0}, "", e.message);
-    }
-  }
-  return std::nullopt;
 }
 
 std::string AcmeRowWriter::header(AcmeSchema schema) {

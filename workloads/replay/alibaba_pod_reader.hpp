@@ -1,10 +1,8 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
-#include "workloads/replay/line_reader.hpp"
-#include "workloads/workload_source.hpp"
+#include "workloads/replay/csv_trace_reader.hpp"
 
 namespace acme::workloads {
 
@@ -27,46 +25,21 @@ namespace acme::workloads {
 ///   - user = the qos class (LS, BE, Burstable, Guaranteed: the trace has no users); type OTHER; name =
 ///     the pod name. cpu_milli and memory_mib of GPU pods and gpu_spec are not modelled (no per-node CPU,
 ///     memory or GPU-model accounting).
-class AlibabaPodReader {
+class AlibabaPodReader final : public CsvTraceReader {
 public:
-  AlibabaPodReader(std::string path, model::ClusterId cluster, model::NameTable& users, BadRowPolicy on_bad_row);
+  explicit AlibabaPodReader(const TraceFile& file);
 
-  /// The next replayed pod, or nullopt at end of file. Throws ConfigError (file:line, column) on a
-  /// malformed row unless bad rows are skipped.
-  std::optional<model::JobSpec> next();
   /// Malformed rows skipped plus Pending pods (not replayed).
-  std::uint64_t skipped_rows() const { return skipped_ + pending_; }
+  std::uint64_t skipped_rows() const override { return TraceReader::skipped_rows() + pending_; }
   std::uint64_t pending_pods() const { return pending_; }
-  const std::string& path() const { return lines_.path(); }
 
 private:
-  enum Column : std::uint8_t {
-    NAME,
-    CPU_MILLI,
-    NUM_GPU,
-    GPU_MILLI,
-    QOS,
-    POD_PHASE,
-    CREATION,
-    DELETION,
-    SCHEDULED,
-    COLUMN_COUNT
-  };
-  void read_header();
   /// The pod as a job, or nullopt for a Pending pod.
-  std::optional<model::JobSpec> parse_row();
-  std::string_view field(Column c) const;
-  double time(Column c) const;
-  std::uint32_t count(Column c) const;
+  std::optional<model::JobSpec> parse_row() override;
+  std::uint32_t gpu_milli(std::uint32_t gpus) const;
+  double time(std::size_t c) const;
+  std::uint32_t count(std::size_t c) const;
 
-  LineReader lines_;
-  model::ClusterId cluster_;
-  model::NameTable* users_;
-  BadRowPolicy on_bad_row_;
-  std::vector<int> index_; ///< field index of each Column (-1 when absent)
-  std::vector<std::string_view> fields_;
-  std::size_t field_count_ = 0;
-  std::uint64_t skipped_ = 0;
   std::uint64_t pending_ = 0;
 };
 

@@ -49,10 +49,6 @@ constexpr int STATUS_PARTIAL_COMPLETED = 3;
 constexpr int STATUS_PARTIAL_FAILED = 4;
 constexpr int STATUS_CANCELLED = 5;
 
-struct BadRow {
-  std::string message;
-};
-
 [[noreturn]] void bad(std::size_t field, const std::string& what) {
   throw BadRow{std::string("column \"") + FIELD_NAMES[field] + "\" (field " + std::to_string(field + 1) + "): " + what};
 }
@@ -85,14 +81,29 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
+/// SWF's tokenizer: fields separated by runs of blanks (spaces or tabs).
+void split_blanks(std::string_view line, std::vector<std::string_view>& fields) {
+  fields.clear();
+  std::size_t start = 0;
+  while (true) {
+    while (start < line.size() && (line[start] == ' ' || line[start] == '\t')) {
+      ++start;
+    }
+    if (start == line.size()) {
+      return;
+    }
+    std::size_t pos = start;
+    while (pos < line.size() && line[pos] != ' ' && line[pos] != '\t') {
+      ++pos;
+    }
+    fields.push_back(line.substr(start, pos - start));
+    start = pos;
+  }
+}
+
 } // namespace
 
-SwfTraceReader::SwfTraceReader(std::string path, model::ClusterId cluster, model::NameTable& users,
-                               BadRowPolicy on_bad_row)
-    : lines_(std::move(path))
-    , cluster_(cluster)
-    , users_(&users)
-    , on_bad_row_(on_bad_row) {}
+SwfTraceReader::SwfTraceReader(const TraceFile& file) : TraceReader(file), lines_(open_lines(path())) {}
 
 void SwfTraceReader::read_header_line(std::string_view line) {
   if (seen_job_) {
@@ -113,7 +124,7 @@ void SwfTraceReader::read_header_line(std::string_view line) {
   unix_start_s_ = t;
 }
 
-model::JobSpec SwfTraceReader::parse_row() {
+std::optional<model::JobSpec> SwfTraceReader::parse_row() {
   if (fields_.size() != FIELD_COUNT) {
     throw BadRow{"expected " + std::to_string(FIELD_COUNT) + " whitespace-separated SWF fields, got " +
                  std::to_string(fields_.size())};
@@ -128,9 +139,9 @@ model::JobSpec SwfTraceReader::parse_row() {
     }
   }
   model::JobSpec job;
-  job.cluster = cluster_;
+  job.cluster = file().cluster;
   job.name = std::string(fields_[JOB_NUMBER]);
-  job.user = users_->intern(fields_[USER]);
+  job.user = users().intern(fields_[USER]);
   if (values_[SUBMIT] == UNKNOWN) {
     bad(SUBMIT, "the submit time is unknown (-1); expected seconds since UnixStartTime");
   }
@@ -162,7 +173,7 @@ model::JobSpec SwfTraceReader::parse_row() {
   return job;
 }
 
-std::optional<model::JobSpec> SwfTraceReader::next() {
+bool SwfTraceReader::read_row() {
   std::string_view line;
   while (lines_.next(line)) {
     std::string_view body = trim(line);
@@ -174,18 +185,10 @@ std::optional<model::JobSpec> SwfTraceReader::next() {
       continue;
     }
     seen_job_ = true;
-    LineReader::split(body, ' ', fields_, true);
-    try {
-      return parse_row();
-    } catch (const BadRow& e) {
-      if (on_bad_row_ == BadRowPolicy::SKIP) {
-        ++skipped_;
-        continue;
-      }
-      throw ConfigError(Location{lines_.path(), static_cast<int>(lines_.line_number()), 0}, "", e.message);
-    }
+    split_blanks(body, fields_);
+    return true;
   }
-  return std::nullopt;
+  return false;
 }
 
 } // namespace acme::workloads

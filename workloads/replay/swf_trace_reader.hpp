@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "workloads/replay/line_reader.hpp"
-#include "workloads/workload_source.hpp"
+#include "sim/csv/line_reader.hpp"
+#include "workloads/replay/trace_reader.hpp"
 
 namespace acme::workloads {
 
@@ -28,32 +28,27 @@ namespace acme::workloads {
 ///   - user = the user number as written (field 12); type OTHER; name = the job number.
 /// The header's MaxNodes/MaxProcs size an hpc platform (`nodes_from:` in the cluster config); this reader
 /// only needs UnixStartTime (default 0). Rows must be in submit order up to the trace reorder window.
-class SwfTraceReader {
+class SwfTraceReader final : public TraceReader {
 public:
   static constexpr std::size_t FIELD_COUNT = 18;
 
-  SwfTraceReader(std::string path, model::ClusterId cluster, model::NameTable& users, BadRowPolicy on_bad_row);
+  explicit SwfTraceReader(const TraceFile& file);
 
-  /// The next job (times in Unix seconds), or nullopt at end of file. Throws ConfigError
-  /// (file:line, column) on a malformed row unless bad rows are skipped.
-  std::optional<model::JobSpec> next();
-  std::uint64_t skipped_rows() const { return skipped_; }
-  const std::string& path() const { return lines_.path(); }
+  /// The header's UnixStartTime (0 until the header is read, with the first job).
   double unix_start_time_s() const { return unix_start_s_; }
 
 private:
+  /// Header lines (`;`) before the first job give UnixStartTime; later ones are comments.
+  bool read_row() override;
+  std::size_t row_line() const override { return lines_.line_number(); }
+  std::optional<model::JobSpec> parse_row() override;
   void read_header_line(std::string_view line);
-  model::JobSpec parse_row();
 
-  LineReader lines_;
-  model::ClusterId cluster_;
-  model::NameTable* users_;
-  BadRowPolicy on_bad_row_;
+  csv::LineReader lines_;
   std::vector<std::string_view> fields_;
   std::vector<double> values_;
   double unix_start_s_ = 0.0;
   bool seen_job_ = false;
-  std::uint64_t skipped_ = 0;
 };
 
 } // namespace acme::workloads

@@ -24,8 +24,8 @@ const char* const HEADER =
 TEST_CASE("workloads::acme_trace_reader: reads the sample trace with offsets and recorded starts",
           "[workloads][acme]") {
   model::NameTable users;
-  workloads::AcmeTraceReader reader(test::source_path("configs/test/tiny_trace.csv"), model::ClusterId{0}, 8 * 3600.0,
-                                    users, workloads::BadRowPolicy::ERROR);
+  workloads::AcmeTraceReader reader(
+      {.path = test::source_path("configs/test/tiny_trace.csv"), .utc_offset_s = 8 * 3600.0, .users = &users});
   auto first = reader.next();
   REQUIRE(first.has_value());
   REQUIRE(first->name == "1");
@@ -60,7 +60,7 @@ TEST_CASE("workloads::acme_trace_reader: malformed rows are located or skipped",
                                                   "6,u,1,1,4,SFT\n");
   model::NameTable users;
   SECTION("error by default, naming file:line and column") {
-    workloads::AcmeTraceReader reader(path, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR);
+    workloads::AcmeTraceReader reader({.path = path, .users = &users});
     REQUIRE(reader.next().has_value());
     try {
       reader.next();
@@ -70,7 +70,7 @@ TEST_CASE("workloads::acme_trace_reader: malformed rows are located or skipped",
     }
   }
   SECTION("skip counts the bad rows") {
-    workloads::AcmeTraceReader reader(path, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::SKIP);
+    workloads::AcmeTraceReader reader({.path = path, .users = &users, .on_bad_row = workloads::BadRowPolicy::SKIP});
     int good = 0;
     while (reader.next()) {
       ++good;
@@ -84,7 +84,7 @@ TEST_CASE("workloads::acme_trace_reader: malformed rows are located or skipped",
 TEST_CASE("workloads::acme_trace_reader: a missing column is named", "[workloads][acme][errors]") {
   std::string path = write_temp("nocol.csv", "job_id,user,gpu_num,type,state,duration\n");
   model::NameTable users;
-  REQUIRE_THROWS_WITH(workloads::AcmeTraceReader(path, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR),
+  REQUIRE_THROWS_WITH(workloads::AcmeTraceReader({.path = path, .users = &users}),
                       Contains(":1: missing column \"submit_time\""));
   std::remove(path.c_str());
 }

@@ -21,7 +21,7 @@ const char* const HEADER =
     "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\n";
 workloads::AlibabaPodReader open(const std::string& path, model::NameTable& users,
                                  workloads::BadRowPolicy policy = workloads::BadRowPolicy::ERROR) {
-  return workloads::AlibabaPodReader(path, model::ClusterId{0}, users, policy);
+  return workloads::AlibabaPodReader({.path = path, .users = &users, .on_bad_row = policy});
 }
 } // namespace
 

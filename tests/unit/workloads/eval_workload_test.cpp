@@ -199,7 +199,7 @@ TEST_CASE("workloads::eval decorator: each generated batch becomes one dispatche
   REQUIRE(source.requests() == 2);
 }
 
-TEST_CASE("workloads::eval decorator: the evaluation section wraps a workload; bad keys fail located",
+TEST_CASE("workloads::eval decorator: the evaluation section wraps a workload, bad keys fail located",
           "[workloads][eval]") {
   REQUIRE_THAT(
       error_of([] {
@@ -207,7 +207,7 @@ TEST_CASE("workloads::eval decorator: the evaluation section wraps a workload; b
         model::NameTable users;
         workloads::eval::with_evaluation({&cfg, &users}, std::make_unique<ListSource>(std::vector<model::JobSpec>{}));
       }),
-      Contains("evaluation: unknown key \"dispach\""));
+      Contains("unknown key \"dispach\"; expected one of: dispatch, catalogue, nodes"));
   config::Config plain = config_with("workload: {kind: trace, path: none.csv}\n");
   model::NameTable users;
   auto inner = std::make_unique<ListSource>(std::vector<model::JobSpec>{});

@@ -6,6 +6,7 @@
 #include "sim/config/config.hpp"
 #include "tests/unit/test_paths.hpp"
 #include "workloads/replay/philly_trace_reader.hpp"
+#include "workloads/replay/sorted_trace.hpp"
 #include "workloads/workload_source.hpp"
 
 using namespace acme;
@@ -18,14 +19,23 @@ std::string write_temp(const std::string& name, const std::string& text) {
   return path;
 }
 const char* const HEADER = "timestamp,duration,num_gpus,gpu_time,cluster\n";
+/// The Philly table as the registry opens it: read whole and sorted by submit time.
+workloads::SortedTrace sorted(const std::string& path, model::NameTable& users, double utc_offset_s = 0.0,
+                              workloads::BadRowPolicy policy = workloads::BadRowPolicy::ERROR) {
+  return workloads::SortedTrace(
+      std::make_unique<workloads::PhillyTraceReader>(workloads::TraceFile{.path = path,
+                                                                          .cluster = model::ClusterId{3},
+                                                                          .utc_offset_s = utc_offset_s,
+                                                                          .users = &users,
+                                                                          .on_bad_row = policy}));
+}
 constexpr double HOUR_S = 3600.0;
 } // namespace
 
 TEST_CASE("workloads::philly_trace_reader: sorts the Pollux table by submit time", "[workloads][philly]") {
   // data/traces/philly_jobs_pollux.csv (data/README.md): 82,247 jobs, unsorted, 2017-09-04 .. 2017-12-22.
   model::NameTable users;
-  workloads::PhillyTraceReader reader(test::source_path("data/traces/philly_jobs_pollux.csv"), model::ClusterId{0}, 0.0,
-                                      users, workloads::BadRowPolicy::ERROR);
+  auto reader = sorted(test::source_path("data/traces/philly_jobs_pollux.csv"), users);
   REQUIRE(reader.jobs() == 82247);
   auto first = reader.next();
   REQUIRE(first->submit_time_s == 1504521041.0); // 2017-09-04 10:30:41 UTC, the earliest row
@@ -48,7 +58,7 @@ TEST_CASE("workloads::philly_trace_reader: maps rows, keeps file order on ties, 
                                                                  "2017-10-09 06:00:00,10.5,8,84.0,vc2\n"
                                                                  "2017-10-09 07:01:55,5.0,2,10.0,vc1\n");
   model::NameTable users;
-  workloads::PhillyTraceReader reader(path, model::ClusterId{3}, 8 * HOUR_S, users, workloads::BadRowPolicy::ERROR);
+  auto reader = sorted(path, users, 8 * HOUR_S);
   auto a = reader.next();
   REQUIRE(a->name == "2");
   REQUIRE(a->gpus == 8);
@@ -73,9 +83,7 @@ TEST_CASE("workloads::philly_trace_reader: malformed rows are located or skipped
                                            "2017-10-09 07:01:58,6.0,1,6.0,vc1\n";
   std::string path = write_temp("bad.csv", rows);
   model::NameTable users;
-  auto open = [&](workloads::BadRowPolicy policy) {
-    return workloads::PhillyTraceReader(path, model::ClusterId{0}, 0.0, users, policy);
-  };
+  auto open = [&](workloads::BadRowPolicy policy) { return sorted(path, users, 0.0, policy); };
   SECTION("error by default, at the first bad row") {
     REQUIRE_THROWS_WITH(open(workloads::BadRowPolicy::ERROR),
                         Contains(path +
@@ -91,9 +99,7 @@ TEST_CASE("workloads::philly_trace_reader: malformed rows are located or skipped
         {"2017-10-09 07:01:55,66.0,1", "expected 5 fields as in the header, got 3"}};
     for (const auto& [row, message] : cases) {
       std::string file = write_temp("one.csv", std::string(HEADER) + "2017-10-09 07:01:55,1,1,1,vc\n" + row + "\n");
-      REQUIRE_THROWS_WITH(
-          workloads::PhillyTraceReader(file, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR),
-          Contains(file + ":3: " + message));
+      REQUIRE_THROWS_WITH(sorted(file, users), Contains(file + ":3: " + message));
       std::remove(file.c_str());
     }
   }
@@ -108,9 +114,8 @@ TEST_CASE("workloads::philly_trace_reader: malformed rows are located or skipped
 TEST_CASE("workloads::philly_trace_reader: a missing column is named", "[workloads][philly][errors]") {
   std::string path = write_temp("nocol.csv", "timestamp,num_gpus\n2017-10-09 07:01:55,1\n");
   model::NameTable users;
-  REQUIRE_THROWS_WITH(
-      workloads::PhillyTraceReader(path, model::ClusterId{0}, 0.0, users, workloads::BadRowPolicy::ERROR),
-      Contains(path + ":1: missing column \"duration\""));
+  REQUIRE_THROWS_WITH(workloads::PhillyTraceReader({.path = path, .users = &users}),
+                      Contains(path + ":1: missing column \"duration\""));
   std::remove(path.c_str());
 }
 

@@ -18,7 +18,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }
 workloads::SwfTraceReader open(const std::string& path, model::NameTable& users,
                                workloads::BadRowPolicy policy = workloads::BadRowPolicy::ERROR) {
-  return workloads::SwfTraceReader(path, model::ClusterId{0}, users, policy);
+  return workloads::SwfTraceReader({.path = path, .users = &users, .on_bad_row = policy});
 }
 const char* const HEADER = "; Version: 2.2\n; UnixStartTime: 1000\n; MaxNodes: 10\n; MaxProcs: 40\n";
 } // namespace

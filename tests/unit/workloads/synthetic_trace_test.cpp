@@ -36,9 +36,10 @@ TEST_CASE("workloads::synthetic: a generated workload written as AcmeTrace rows 
     std::string path = (dir / ("trace_" + cfg.clusters[c].name + ".csv")).string();
     std::ofstream(path) << text[c];
     acme::model::NameTable read_users;
-    acme::workloads::AcmeTraceReader reader(path, acme::model::ClusterId{static_cast<std::uint16_t>(c)},
-                                            cfg.clusters[c].utc_offset_s, read_users,
-                                            acme::workloads::BadRowPolicy::ERROR);
+    acme::workloads::AcmeTraceReader reader({.path = path,
+                                             .cluster = acme::model::ClusterId{static_cast<std::uint16_t>(c)},
+                                             .utc_offset_s = cfg.clusters[c].utc_offset_s,
+                                             .users = &read_users});
     REQUIRE(!jobs[c].empty());
     for (const auto& job : jobs[c]) {
       auto back = reader.next();
