@@ -107,6 +107,7 @@ int cmd_run(std::vector<std::string> argv) {
   ro.seed = cfg.seed;
   ro.config_file = cfg.file;
   ro.write_jobs_csv = cfg.output.jobs_csv;
+  ro.write_events = cfg.output.events;
   for (const auto& c : cfg.clusters) {
     ro.clusters.push_back({c.name, c.utc_offset_s, c.nodes, c.total_gpus(), c.storage.bw_Bps});
   }

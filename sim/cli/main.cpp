@@ -1,9 +1,13 @@
+#include <spdlog/logger.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <vector>
 
 #include "sim/cli/commands.hpp"
+#include "sim/log/log.hpp"
 #include "sim/model/assert.hpp"
 #include "sim/model/error.hpp"
 
@@ -24,6 +28,11 @@ commands:
   merge DIR...   combine the folders of a sharded sweep into one study folder
   check RUN      compare a run's queueing delay, JCT and utilisation with a baseline
   validate SUBJ  fidelity checks against closed forms and the paper (see acme-sim validate --help)
+
+global options (any command):
+  --log SPEC     log to stderr: LEVEL for every category or CATEGORY=LEVEL, comma-separated, repeatable;
+                 levels trace, debug, info, warn, error, off; categories cli, config, engine, metrics,
+                 policy, study, workload; default warn. ACME_LOG=SPEC does the same (--log wins).
 
 Run `acme-sim <command> --help` for a command's options.
 Exit codes: 0 ok, 1 check failed, 2 bad input (config, trace, command line).
@@ -57,16 +66,50 @@ int dispatch(const std::string& command, std::vector<std::string> rest) {
           "\"; expected one of: run, list, gen, sweep, merge, check, validate (see acme-sim --help)");
 }
 
+/// Takes every `--log SPEC` / `--log=SPEC` out of `args` and sets the loggers' levels: ACME_LOG first,
+/// then each --log in order (later settings win). Throws ConfigError on a bad setting.
+void configure_logging(std::vector<std::string>& args) {
+  acme::log::LogLevels levels;
+  if (const char* env = std::getenv("ACME_LOG"); env != nullptr && *env != '\0') {
+    acme::log::apply_spec(levels, env, "ACME_LOG=");
+  }
+  const std::string prefix = "--log=";
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--log") {
+      if (i + 1 == args.size()) {
+        throw acme::ConfigError(
+            acme::Location{"acme-sim", 0, 0}, "",
+            "option --log needs a value; expected LEVEL or CATEGORY=LEVEL (e.g. --log engine=debug)");
+      }
+      acme::log::apply_spec(levels, args[++i], "--log");
+    } else if (args[i].starts_with(prefix)) {
+      acme::log::apply_spec(levels, std::string_view(args[i]).substr(prefix.size()), "--log");
+    } else {
+      rest.push_back(std::move(args[i]));
+    }
+  }
+  args = std::move(rest);
+  acme::log::configure(levels);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    configure_logging(args);
+  } catch (const acme::ConfigError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return EXIT_BAD_INPUT;
+  }
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::fputs(USAGE, args.empty() ? stderr : stdout);
     return args.empty() ? EXIT_BAD_INPUT : 0;
   }
   std::string command = args[0];
   args.erase(args.begin());
+  acme::log::get(acme::log::Category::CLI).debug("acme-sim {} {}", command, acme::join(args, " "));
   try {
     return dispatch(command, std::move(args));
   } catch (const acme::ConfigError& e) {

@@ -82,6 +82,7 @@ struct InterconnectConfig {
 struct OutputConfig {
   double timeseries_interval_s = 0.0;
   bool jobs_csv = true;
+  bool events = false; ///< write events.csv (every submit, start, end, failure, checkpoint, node event)
 };
 
 /// A validated run configuration. Sections owned by other layers (workload, failures, ...) stay as

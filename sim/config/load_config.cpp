@@ -1,8 +1,11 @@
+#include <spdlog/logger.h>
+
 #include <filesystem>
 #include <set>
 
 #include "sim/config/config.hpp"
 #include "sim/config/faults.hpp"
+#include "sim/log/log.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::config {
@@ -23,12 +26,13 @@ OutputConfig parse_output(const Node& node) {
   if (!node.is_defined()) {
     return out;
   }
-  node.expect_keys({"timeseries_interval", "jobs_csv"});
+  node.expect_keys({"timeseries_interval", "jobs_csv", "events"});
   out.timeseries_interval_s = node.get_or("timeseries_interval", out.timeseries_interval_s, &Node::as_duration_s);
   if (out.timeseries_interval_s <= 0.0) {
     node["timeseries_interval"].fail("expected a positive duration such as \"1h\"");
   }
   out.jobs_csv = node.get_or("jobs_csv", out.jobs_csv, &Node::as_bool);
+  out.events = node.get_or("events", out.events, &Node::as_bool);
   return out;
 }
 
@@ -95,12 +99,18 @@ Config parse_root(const Node& root, const std::string& file, const std::string& 
 /// Reports errors in overridden values against the command-line argument, not the file.
 Config parse_with_overrides(Node root, const std::string& file, const std::string& base_dir,
                             const std::vector<Override>& overrides) {
+  spdlog::logger& log = log::get(log::Category::CONFIG);
+  log.debug("loading {} (relative paths from \"{}\")", file, base_dir);
   YAML::Node tree = root.yaml();
   for (const auto& o : overrides) {
+    log.debug("override {}={}", o.key_path, o.value);
     apply_override(tree, o);
   }
   try {
-    return parse_root(root, file, base_dir);
+    Config cfg = parse_root(root, file, base_dir);
+    log.debug("{}: {} cluster(s), seed {}, jobs.csv {}, events.csv {}", file, cfg.clusters.size(), cfg.seed,
+              cfg.output.jobs_csv ? "on" : "off", cfg.output.events ? "on" : "off");
+    return cfg;
   } catch (const ConfigError& e) {
     for (const auto& o : overrides) {
       const std::string& key = e.get_key_path();

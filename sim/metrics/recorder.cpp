@@ -1,11 +1,14 @@
 #include "sim/metrics/recorder.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/logger.h>
 
 #include <filesystem>
 
+#include "sim/log/log.hpp"
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/metrics/eval_stats.hpp"
+#include "sim/metrics/event_trace.hpp"
 #include "sim/metrics/fault_stats.hpp"
 #include "sim/metrics/summary_builder.hpp"
 #include "sim/metrics/text_append.hpp"
@@ -32,9 +35,19 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     , faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories))
     , evals_(std::make_unique<EvalStats>(options_.clusters.size())) {
   std::filesystem::create_directories(options_.out_dir);
+  log::get(log::Category::METRICS)
+      .debug("output folder {} (jobs.csv {}, events.csv {}); files appear when the run ends", options_.out_dir,
+             options_.write_jobs_csv ? "on" : "off", options_.write_events ? "on" : "off");
   if (options_.write_jobs_csv) {
     jobs_file_ = std::make_unique<AtomicFile>(options_.out_dir + "/jobs.csv");
     jobs_buffer_ = JOBS_HEADER;
+  }
+  if (options_.write_events) {
+    std::vector<std::string> names;
+    for (const auto& c : options_.clusters) {
+      names.push_back(c.name);
+    }
+    events_ = std::make_unique<EventTrace>(options_.out_dir + "/events.csv", names);
   }
   timeseries_ = TIMESERIES_HEADER;
 }
@@ -127,6 +140,9 @@ void Recorder::finish(const RunInfo& info) {
     jobs_buffer_.clear();
     jobs_file_->commit();
     jobs_file_.reset();
+  }
+  if (events_) {
+    events_->commit();
   }
   write_file_atomically(options_.out_dir + "/timeseries.csv", timeseries_);
   write_file_atomically(options_.out_dir + "/runs.csv", faults_->runs_csv());

@@ -12,6 +12,7 @@ namespace acme::metrics {
 
 class AtomicFile;
 class EvalStats;
+class EventTrace;
 class FaultStats;
 class SummaryBuilder;
 
@@ -22,6 +23,7 @@ struct RecorderOptions {
   std::uint64_t seed = 0;
   std::string config_file;
   bool write_jobs_csv = true;
+  bool write_events = false;                   ///< events.csv (the `output.events` key)
   std::vector<std::string> failure_categories; ///< names, in the order of JobRecord::failures
 };
 
@@ -48,6 +50,8 @@ public:
   /// Writes the summary and time series and commits every file. Nothing is visible before.
   void finish(const RunInfo& info);
 
+  /// The event trace (events.csv), or null when it is off: the engine's calls cost one branch then.
+  EventTrace* events() { return events_.get(); }
   std::uint64_t jobs_recorded() const { return jobs_recorded_; }
   /// The summary as written (available after finish()).
   const std::string& summary_json() const { return summary_json_; }
@@ -64,6 +68,7 @@ private:
   std::unique_ptr<SummaryBuilder> summary_;
   std::unique_ptr<FaultStats> faults_;
   std::unique_ptr<EvalStats> evals_;
+  std::unique_ptr<EventTrace> events_;
   std::uint64_t jobs_recorded_ = 0;
   std::string summary_json_;
   model::DateTimeFormatter date_formatter_;
