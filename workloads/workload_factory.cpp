@@ -1,14 +1,12 @@
 #include "workloads/eval/eval_dispatch_source.hpp"
 #include "workloads/eval/eval_request_workload.hpp"
 #include "workloads/merged_source.hpp"
-#include "workloads/replay/trace_formats.hpp"
 #include "workloads/synthetic/synthetic_workload.hpp"
-#include "workloads/workload_source.hpp"
+#include "workloads/workload_registry.hpp"
 
 namespace acme::workloads {
 namespace {
 
-const std::vector<std::string> KINDS = {"eval_request", "synthetic", "trace"};
 const std::vector<std::string> TRACE_KEYS = {"kind", "format", "path", "cluster", "on_bad_row", "limit"};
 
 BadRowPolicy parse_bad_row(const config::Node& node) {
@@ -62,17 +60,20 @@ std::vector<std::pair<model::ClusterId, config::Node>> trace_files(const config:
   return out;
 }
 
-std::unique_ptr<WorkloadSource> make_trace_workload(const WorkloadContext& ctx, const config::Node& section) {
+std::unique_ptr<WorkloadSource> make_trace_workload(const WorkloadContext& ctx, const config::Node& section,
+                                                    const TraceFormatRegistry& formats) {
   section.expect_keys(TRACE_KEYS);
   const config::Config& cfg = *ctx.config;
   config::Node format = section["format"];
   std::string format_name = format.is_defined() ? format.as_string() : "acme";
   BadRowPolicy on_bad_row = parse_bad_row(section["on_bad_row"]);
+  auto files = trace_files(cfg, section);
+  const TraceFormatFactory& open = formats.get(format_name, format);
   std::vector<MergedSource::Part> parts;
-  for (auto& [cluster, path_node] : trace_files(cfg, section)) {
-    TracePartRequest request{format_name, format,    cfg.resolve_path(path_node.as_string()), cluster, &cfg,
-                             ctx.users,   on_bad_row};
-    parts.push_back(open_trace_part(request));
+  for (auto& [cluster, path_node] : files) {
+    double utc_offset_s = cfg.clusters.at(model::to_index(cluster)).utc_offset_s;
+    parts.push_back(
+        open(TraceFile{cfg.resolve_path(path_node.as_string()), cluster, utc_offset_s, ctx.users, on_bad_row}));
   }
   std::uint64_t limit = 0;
   if (config::Node l = section["limit"]; l.is_defined()) {
@@ -83,7 +84,29 @@ std::unique_ptr<WorkloadSource> make_trace_workload(const WorkloadContext& ctx, 
 
 } // namespace
 
-std::unique_ptr<WorkloadSource> make_workload(const WorkloadContext& ctx) {
+void register_builtin_workload_kinds(WorkloadKindRegistry& registry) {
+  registry.add("eval_request", "one evaluation request dispatched into jobs (workloads/eval)",
+               [](const WorkloadContext& ctx, const config::Node& section, const WorkloadRegistries&) {
+                 return eval::make_eval_request_workload(ctx, section);
+               });
+  registry.add("synthetic", "jobs drawn from the Acme-calibrated generator (workloads/synthetic)",
+               [](const WorkloadContext& ctx, const config::Node& section, const WorkloadRegistries&) {
+                 return eval::with_evaluation(ctx, synthetic::make_synthetic_workload(ctx, section));
+               });
+  registry.add("trace", "trace files replayed (format: one of the trace formats)",
+               [](const WorkloadContext& ctx, const config::Node& section, const WorkloadRegistries& registries) {
+                 return eval::with_evaluation(ctx, make_trace_workload(ctx, section, registries.trace_formats));
+               });
+}
+
+WorkloadRegistries make_builtin_workload_registries() {
+  WorkloadRegistries registries;
+  register_builtin_workload_kinds(registries.kinds);
+  register_builtin_trace_formats(registries.trace_formats);
+  return registries;
+}
+
+std::unique_ptr<WorkloadSource> make_workload(const WorkloadContext& ctx, const WorkloadRegistries& registries) {
   const config::Node& section = ctx.config->workload;
   if (!section.is_defined()) {
     section.fail("missing section \"workload\"; expected {kind: trace, format: acme, path: FILE} or "
@@ -92,23 +115,13 @@ std::unique_ptr<WorkloadSource> make_workload(const WorkloadContext& ctx) {
   section.expect_map();
   config::Node kind = section["kind"];
   if (!kind.is_defined()) {
-    section.fail("missing key \"kind\"; expected one of: " + join(KINDS));
+    section.fail("missing key \"kind\"; expected one of: " + join(registries.kinds.names()));
   }
-  std::string name = kind.as_string();
-  if (name == "trace") {
-    return eval::with_evaluation(ctx, make_trace_workload(ctx, section));
-  }
-  if (name == "synthetic") {
-    return eval::with_evaluation(ctx, synthetic::make_synthetic_workload(ctx, section));
-  }
-  if (name == "eval_request") {
-    return eval::make_eval_request_workload(ctx, section);
-  }
-  std::string msg = "unknown workload kind \"" + name + "\"; expected one of: " + join(KINDS);
-  if (auto hint = did_you_mean(name, KINDS); !hint.empty()) {
-    msg += " (did you mean \"" + hint + "\"?)";
-  }
-  kind.fail(msg);
+  return registries.kinds.get(kind.as_string(), kind)(ctx, section, registries);
+}
+
+std::unique_ptr<WorkloadSource> make_workload(const WorkloadContext& ctx) {
+  return make_workload(ctx, make_builtin_workload_registries());
 }
 
 } // namespace acme::workloads

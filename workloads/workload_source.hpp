@@ -4,7 +4,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "policies/eval/eval_dispatch.hpp"
+#include "policies/registry.hpp"
 #include "sim/config/config.hpp"
 #include "sim/model/job.hpp"
 #include "sim/model/name_table.hpp"
@@ -29,10 +33,27 @@ public:
 /// What to do with a malformed trace row.
 enum class BadRowPolicy : std::uint8_t { ERROR, SKIP };
 
-/// Everything a workload needs from the run besides its own config section.
+/// Everything a workload needs from the run besides its own config section. The caller owns all of it:
+/// workloads keep no registry or platform knowledge of their own.
 struct WorkloadContext {
+  /// `{&config, &users}` for a workload without evaluation (a constructor, so that shorter brace lists stay
+  /// free of -Wmissing-field-initializers).
+  WorkloadContext(const config::Config* config_in, model::NameTable* users_in,
+                  const policies::Registry<policies::EvalDispatch>* eval_dispatches_in = nullptr,
+                  std::vector<policies::EvalClusterShape> eval_clusters_in = {})
+      : config(config_in)
+      , users(users_in)
+      , eval_dispatches(eval_dispatches_in)
+      , eval_clusters(std::move(eval_clusters_in)) {}
+
   const config::Config* config = nullptr;
   model::NameTable* users = nullptr;
+  /// Dispatch policies of evaluation requests (`kind: eval_request`, the `evaluation:` section); may stay null
+  /// for a config that asks for neither.
+  const policies::Registry<policies::EvalDispatch>* eval_dispatches = nullptr;
+  /// What dispatch knows of each cluster, by cluster id (eval::eval_cluster_shapes derives it from the
+  /// platform config); needed with eval_dispatches.
+  std::vector<policies::EvalClusterShape> eval_clusters;
 };
 
 /// Builds the source the config's `workload:` section describes (trace readers, generators),

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <limits>
 #include <map>
 #include <memory>
 #include <vector>
@@ -37,27 +36,18 @@ public:
   const std::map<model::JobId, double>& reservations() const { return reserved_at_; }
 
 protected:
-  void enqueue(const model::JobEntry& entry) override;
-  void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
-                     std::vector<model::Decision>& out) override;
-  void on_job_started(const RunningJob& job) override {
-    queue_.erase(job.id);
-    reserved_at_.erase(job.id);
-  }
+  PassQueue& gpu_queue() override { return queue_; }
+  ArrivalsRound on_arrivals(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) override;
+  void begin_pass(PassKind kind) override;
+  Step decide(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) override;
+  void on_job_started(const RunningJob& job) override { reserved_at_.erase(job.id); }
 
 private:
-  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-  bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
-  void consider(const model::JobEntry& entry, std::vector<model::Decision>& out);
-
-  ConservativeBackfillParams params_;
   OrderedQueue queue_;
   AvailabilityProfile profile_;
   bool planned_ = false; ///< a full pass has built the profile the arrival-only rounds extend
-  PassEnd last_end_ = PassEnd::QUEUE_EXHAUSTED;
   QueueKey last_examined_{};
   std::map<model::JobId, double> reserved_at_;
-  std::uint32_t min_unplaceable_ = std::numeric_limits<std::uint32_t>::max();
 };
 
 std::unique_ptr<Scheduler> make_conservative_backfill(const ConservativeBackfillParams& params);

@@ -1,60 +1,21 @@
 #include "policies/scheduling/fifo.hpp"
 
-#include <type_traits>
-
 namespace acme::policies {
 
-std::vector<model::Decision> FifoScheduler::on_events(std::span<const model::Event> events,
-                                                      const model::ClusterView& cluster) {
-  for (const auto& event : events) {
-    std::visit(
-        [&](const auto& e) {
-          using E = std::decay_t<decltype(e)>;
-          if constexpr (std::is_same_v<E, model::JobSubmitted>) {
-            const auto& job = cluster.job(e.job).spec;
-            (job.is_cpu_job() ? cpu_queue_ : gpu_queue_).insert(job.submit_time_s, job.id);
-          } else if constexpr (std::is_same_v<E, model::JobEnded>) {
-            if (e.cause == model::EndCause::PREEMPTED) {
-              const auto& job = cluster.job(e.job).spec;
-              (job.is_cpu_job() ? cpu_queue_ : gpu_queue_).insert(job.submit_time_s, job.id);
-            }
-          }
-        },
-        event);
+Step FifoScheduler::decide(const model::JobEntry& entry, PassKind, std::vector<model::Decision>& out) {
+  if (entry.spec.gpus > free_.free_gpus_total()) {
+    return Step::BLOCKED;
   }
-  std::vector<model::Decision> out;
-  free_.begin_round(cluster);
-  start_gpu_jobs(cluster, out);
-  start_cpu_jobs(cluster, out);
-  return out;
+  std::optional<model::Placement> where = placement().place(entry.spec, free_);
+  if (!where) {
+    return Step::BLOCKED;
+  }
+  start(entry, std::move(*where), out);
+  return Step::STARTED;
 }
 
-void FifoScheduler::start_gpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
-  while (!gpu_queue_.empty()) {
-    const auto& job = cluster.job(gpu_queue_.front().job).spec;
-    if (job.gpus > free_.free_gpus_total()) {
-      return;
-    }
-    auto where = placement().place(job, free_);
-    if (!where) {
-      return;
-    }
-    free_.take(*where);
-    out.emplace_back(model::StartJob{job.id, std::move(*where)});
-    gpu_queue_.pop_front();
-  }
-}
-
-void FifoScheduler::start_cpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
-  while (!cpu_queue_.empty()) {
-    const auto& job = cluster.job(cpu_queue_.front().job).spec;
-    if (job.cpus > free_.free_cpu_cores()) {
-      return;
-    }
-    free_.take_cpus(job.cpus);
-    out.emplace_back(model::StartJob{job.id, {}});
-    cpu_queue_.pop_front();
-  }
+ArrivalsRound FifoScheduler::on_arrivals(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) {
+  return arrivals_behind_head(cluster, arrivals) ? ArrivalsRound::SKIP : ArrivalsRound::FULL_PASS;
 }
 
 } // namespace acme::policies

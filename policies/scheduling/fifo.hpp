@@ -1,25 +1,24 @@
 #pragma once
 
-#include "policies/scheduling/job_queue.hpp"
-#include "policies/scheduling/scheduler.hpp"
+#include "policies/scheduling/ordered_queue.hpp"
+#include "policies/scheduling/queue_scheduler.hpp"
 
 namespace acme::policies {
 
 /// Strict first-come first-served: jobs start in submission order; when the oldest waiting job does
-/// not fit, nothing behind it starts (no backfilling). GPU jobs and CPU jobs queue separately since
-/// they use separate resources (GPUs on nodes, the cluster's CPU pool).
-class FifoScheduler final : public Scheduler {
-public:
-  std::vector<model::Decision> on_events(std::span<const model::Event> events,
-                                         const model::ClusterView& cluster) override;
+/// not fit, nothing behind it starts (no backfilling). The shortest complete policy on the
+/// QueueScheduler skeleton, and the one to copy: a queue (submission order, the skeleton's default
+/// key), a decision for one job, and what a round with only arrivals needs.
+class FifoScheduler final : public QueueScheduler {
+protected:
+  PassQueue& gpu_queue() override { return queue_; }
+  /// Starts the job when its GPUs are free; otherwise it blocks the queue.
+  Step decide(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) override;
+  /// Arrivals behind a blocked oldest job wait too; anything else gets a full pass.
+  ArrivalsRound on_arrivals(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) override;
 
 private:
-  void start_gpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-  void start_cpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-
-  JobQueue gpu_queue_;
-  JobQueue cpu_queue_;
-  FreeResources free_;
+  OrderedQueue queue_;
 };
 
 } // namespace acme::policies

@@ -1,13 +1,10 @@
 #pragma once
 
-#include <limits>
-#include <map>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "policies/registry.hpp"
-#include "policies/scheduling/ordered_queue.hpp"
+#include "policies/scheduling/group_queues.hpp"
 #include "policies/scheduling/policy_params.hpp"
 #include "policies/scheduling/queue_scheduler.hpp"
 #include "policies/scheduling/quota_book.hpp"
@@ -35,29 +32,13 @@ class KubeQuotaScheduler final : public QueueScheduler {
 public:
   explicit KubeQuotaScheduler(KubeQuotaParams params);
 
-  const QuotaBook* quota() const { return quota_ ? &*quota_ : nullptr; }
-
 protected:
-  void enqueue(const model::JobEntry& entry) override;
-  void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
-                     std::vector<model::Decision>& out) override;
-  void on_job_started(const RunningJob& job) override;
-  void on_job_stopped(const RunningJob& job, model::EndCause cause) override;
+  PassQueue& gpu_queue() override { return queues_; }
+  Step decide(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) override;
 
 private:
-  enum class Step : std::uint8_t { STARTED, REJECTED, WAITING, RECLAIMED };
-
-  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-  void arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
-  Step consider(const model::JobEntry& entry, std::vector<model::Decision>& out);
-  bool may_reclaim() const;
-  OrderedQueue& queue_of(const model::JobSpec& job);
-
   KubeQuotaParams params_;
-  std::map<std::uint64_t, OrderedQueue> queues_;
-  std::optional<QuotaBook> quota_;
-  std::uint32_t min_unplaceable_ = std::numeric_limits<std::uint32_t>::max();
-  std::uint32_t min_unreclaimable_ = std::numeric_limits<std::uint32_t>::max();
+  GroupQueues queues_;
 };
 
 std::unique_ptr<Scheduler> make_kube_quota(const KubeQuotaParams& params);

@@ -7,7 +7,6 @@
 
 namespace acme::policies {
 namespace {
-constexpr std::uint32_t NO_LIMIT = std::numeric_limits<std::uint32_t>::max();
 constexpr double NEVER = std::numeric_limits<double>::infinity();
 
 std::vector<double> parse_thresholds(const config::Node& node, std::vector<double> fallback) {
@@ -52,7 +51,8 @@ std::vector<ParamDoc> LasParams::docs() {
 }
 
 LasScheduler::LasScheduler(LasParams params)
-    : params_(std::move(params))
+    : QueueScheduler({params.queue_depth, EstimatorParams{}, std::nullopt})
+    , params_(std::move(params))
     , by_level_(params_.thresholds_gpu_s.size() + 1) {}
 
 std::uint32_t LasScheduler::level_of(double service_gpu_s) const {
@@ -83,7 +83,6 @@ void LasScheduler::enqueue(const model::JobEntry& entry) {
 }
 
 void LasScheduler::on_job_started(const RunningJob& job) {
-  queue_.erase(job.id);
   if (auto it = promotion_at_.find(job.id); it != promotion_at_.end()) {
     promotions_.erase({it->second, job.id});
     promotion_at_.erase(it);
@@ -128,7 +127,7 @@ void LasScheduler::set_level(model::JobId id, Running& info, std::uint32_t level
   by_level_[level].emplace(info.start_s, id);
 }
 
-bool LasScheduler::apply_level_changes(const model::ClusterView& cluster) {
+bool LasScheduler::prepare_round(const model::ClusterView& cluster) {
   bool changed = false;
   while (!demotions_.empty() && demotions_.begin()->first <= now_s()) {
     model::JobId id = demotions_.begin()->second;
@@ -151,79 +150,16 @@ bool LasScheduler::apply_level_changes(const model::ClusterView& cluster) {
   return changed;
 }
 
-void LasScheduler::schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
-                                 std::vector<model::Decision>& out) {
-  bool levels_changed = apply_level_changes(cluster);
-  bool claimant_started = serve_claimant(cluster, out);
-  if (levels_changed || claimant_started || !changes.arrivals_only()) {
-    full_pass(cluster, out);
-    return;
+Step LasScheduler::decide(const model::JobEntry& entry, PassKind, std::vector<model::Decision>& out) {
+  if (auto where = place_unless_known_unfit(entry)) {
+    start(entry, std::move(*where), out);
+    return Step::STARTED;
   }
-  // Only arrivals: every other queued job still cannot start or preempt where it could not.
-  std::vector<QueueKey> arrivals;
-  for (model::JobId id : changes.arrived) {
-    if (queue_.contains(id)) {
-      arrivals.push_back(queue_.key_of(id));
-    }
-  }
-  std::sort(arrivals.begin(), arrivals.end());
-  min_unplaceable_ = NO_LIMIT;
-  min_unpreemptable_ = NO_LIMIT;
-  for (const QueueKey& key : arrivals) {
-    const model::JobEntry* entry = queued_entry(cluster, key.job);
-    if (entry != nullptr && consider(*entry, out) == Step::PREEMPTED) {
-      return;
-    }
-  }
+  return try_preempt(entry, out) ? Step::PREEMPTED : Step::WAITING;
 }
 
-bool LasScheduler::can_preempt() const {
-  return params_.preemption && !preemptions_outstanding() && !claimant_ && !running_info_.empty();
-}
-
-void LasScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
-  min_unplaceable_ = NO_LIMIT;
-  min_unpreemptable_ = NO_LIMIT;
-  std::uint32_t examined = 0;
-  auto it = queue_.begin();
-  while (it != queue_.end() && examined < params_.queue_depth) {
-    if (no_room() && !can_preempt()) {
-      return;
-    }
-    auto next = std::next(it);
-    const model::JobEntry* entry = queued_entry(cluster, it->job);
-    if (entry == nullptr) {
-      queue_.erase(it);
-      it = next;
-      continue;
-    }
-    ++examined;
-    if (consider(*entry, out) == Step::PREEMPTED) {
-      return;
-    }
-    it = next;
-  }
-}
-
-LasScheduler::Step LasScheduler::consider(const model::JobEntry& entry, std::vector<model::Decision>& out) {
-  const model::JobSpec& job = entry.spec;
-  if (job.is_fractional() || job.gpus < min_unplaceable_) {
-    if (auto where = try_place(entry)) {
-      start(entry, std::move(*where), out);
-      return Step::STARTED;
-    }
-    if (!job.is_fractional()) {
-      min_unplaceable_ = job.gpus;
-    }
-  }
-  return try_preempt_for(entry, out) ? Step::PREEMPTED : Step::NOT_NOW;
-}
-
-bool LasScheduler::try_preempt_for(const model::JobEntry& entry, std::vector<model::Decision>& out) {
-  if (!can_preempt() || entry.spec.gpus >= min_unpreemptable_) {
-    return false;
-  }
-  // Later jobs sit in the same or lower queues: they have no more victims than this one.
+std::vector<model::JobId> LasScheduler::plan_preemption(const model::JobEntry& entry) {
+  // Victims come from strictly lower queues, the lowest and the latest started first.
   auto level = static_cast<std::uint32_t>(queue_.key_of(entry.spec.id).primary);
   std::vector<model::JobId> candidates;
   for (std::size_t l = by_level_.size(); l-- > level + 1;) {
@@ -231,16 +167,7 @@ bool LasScheduler::try_preempt_for(const model::JobEntry& entry, std::vector<mod
       candidates.push_back(r->second);
     }
   }
-  auto victims = candidates.empty() ? candidates : plan_victims(entry.spec.gpus, free_, running_, candidates);
-  if (victims.empty()) {
-    min_unpreemptable_ = candidates.empty() ? 0 : std::min(min_unpreemptable_, entry.spec.gpus);
-    return false;
-  }
-  for (model::JobId victim : victims) {
-    preempt(victim, out);
-  }
-  claimant_ = entry.spec.id;
-  return true;
+  return candidates.empty() ? candidates : plan_victims(entry.spec.gpus, free_, running_, candidates);
 }
 
 std::unique_ptr<Scheduler> make_las(const LasParams& params) {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -51,9 +50,12 @@ public:
   const OrderedQueue& queue() const { return queue_; }
 
 protected:
+  PassQueue& gpu_queue() override { return queue_; }
   void enqueue(const model::JobEntry& entry) override;
-  void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
-                     std::vector<model::Decision>& out) override;
+  bool prepare_round(const model::ClusterView& cluster) override;
+  Step decide(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) override;
+  bool preemption_possible() const override { return params_.preemption && !running_info_.empty(); }
+  std::vector<model::JobId> plan_preemption(const model::JobEntry& entry) override;
   void on_job_started(const RunningJob& job) override;
   void on_job_stopped(const RunningJob& job, model::EndCause cause) override;
 
@@ -65,16 +67,10 @@ private:
     double start_s = 0.0;
     double demote_at_s = 0.0; ///< when its service crosses its queue's threshold (+inf in the last queue)
   };
-  enum class Step : std::uint8_t { STARTED, NOT_NOW, PREEMPTED };
 
   double counted_gpu_s(const model::JobEntry& entry) const;
-  bool apply_level_changes(const model::ClusterView& cluster);
   void schedule_demotion(model::JobId id, Running& info);
   void set_level(model::JobId id, Running& info, std::uint32_t level);
-  bool can_preempt() const;
-  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-  Step consider(const model::JobEntry& entry, std::vector<model::Decision>& out);
-  bool try_preempt_for(const model::JobEntry& entry, std::vector<model::Decision>& out);
 
   LasParams params_;
   OrderedQueue queue_;
@@ -84,8 +80,6 @@ private:
   std::set<std::pair<double, model::JobId>> demotions_;
   std::map<model::JobId, double> promotion_at_;
   std::set<std::pair<double, model::JobId>> promotions_;
-  std::uint32_t min_unplaceable_ = std::numeric_limits<std::uint32_t>::max();
-  std::uint32_t min_unpreemptable_ = std::numeric_limits<std::uint32_t>::max();
 };
 
 std::unique_ptr<Scheduler> make_las(const LasParams& params);

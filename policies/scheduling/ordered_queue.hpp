@@ -1,24 +1,16 @@
 #pragma once
 
-#include <compare>
 #include <set>
 #include <unordered_map>
 
+#include "policies/scheduling/pass_queue.hpp"
 #include "sim/model/ids.hpp"
 
 namespace acme::policies {
 
-/// Position of a queued job: smaller keys go first; `job` breaks ties so the order is total.
-struct QueueKey {
-  double primary = 0.0;
-  double secondary = 0.0;
-  model::JobId job{};
-  friend auto operator<=>(const QueueKey&, const QueueKey&) = default;
-};
-
 /// Waiting jobs in key order with O(log n) insertion and removal anywhere (backfilled jobs leave from
 /// the middle). Keys may be recomputed (dynamic priorities) with rekey().
-class OrderedQueue {
+class OrderedQueue final : public PassQueue {
 public:
   using Set = std::set<QueueKey>;
   using const_iterator = Set::const_iterator;
@@ -54,6 +46,15 @@ public:
     index_.erase(it->job);
     return set_.erase(it);
   }
+  void add(const QueueKey& key, const model::JobSpec&) override { insert(key); }
+  void drop(model::JobId job) override { erase(job); }
+  std::optional<QueueKey> find(model::JobId job) const override {
+    auto it = index_.find(job);
+    return it == index_.end() ? std::nullopt : std::optional<QueueKey>(it->second);
+  }
+  std::optional<QueueKey> first_in_pass() override { return at_or_none(set_.begin()); }
+  std::optional<QueueKey> next_in_pass(const QueueKey& key, Step) override { return at_or_none(after(key)); }
+
   /// Recomputes every key with `key_of(job)`; O(n log n).
   template <class KeyOf>
   void rekey(KeyOf key_of) {
@@ -67,6 +68,10 @@ public:
   }
 
 private:
+  std::optional<QueueKey> at_or_none(const_iterator it) const {
+    return it == set_.end() ? std::nullopt : std::optional<QueueKey>(*it);
+  }
+
   Set set_;
   std::unordered_map<model::JobId, QueueKey> index_;
 };

@@ -5,6 +5,10 @@
 
 namespace acme::policies {
 
+QueueScheduler::QueueScheduler(QueueSchedulerConfig config)
+    : estimator_(config.estimator)
+    , config_(std::move(config)) {}
+
 std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Event> events,
                                                        const model::ClusterView& cluster) {
   now_s_ = cluster.now_s();
@@ -26,16 +30,7 @@ void QueueScheduler::intake(const model::Event& event, const model::ClusterView&
       [&](const auto& e) {
         using E = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<E, model::JobSubmitted>) {
-          const model::JobEntry* entry = queued_entry(cluster, e.job);
-          if (entry == nullptr) {
-            return;
-          }
-          if (entry->spec.is_cpu_job()) {
-            cpu_queue_.insert(entry->spec.submit_time_s, e.job);
-            return;
-          }
-          enqueue(*entry);
-          changes.arrived.push_back(e.job);
+          queue_again(cluster, e.job, changes);
         } else if constexpr (std::is_same_v<E, model::JobEnded>) {
           job_ended(e, cluster, changes);
         } else if constexpr (std::is_same_v<E, model::NodeDown>) {
@@ -51,25 +46,176 @@ void QueueScheduler::job_ended(const model::JobEnded& ended, const model::Cluste
   changes.released = true;
   preempting_.erase(ended.job);
   if (auto job = running_.remove(ended.job)) {
+    if (quota_) {
+      quota_->on_stop(*job);
+    }
     on_job_stopped(*job, ended.cause);
     if (ended.cause == model::EndCause::WORKLOAD && job->milli > 0) {
       double share = static_cast<double>(job->milli) / model::MILLI_PER_GPU;
       estimator_.observe(job->type, job->user, (now_s_ - job->start_s) + job->prior_gpu_s / share);
     }
   }
-  if (ended.cause != model::EndCause::PREEMPTED) {
-    return;
+  if (ended.cause == model::EndCause::PREEMPTED) {
+    queue_again(cluster, ended.job, changes);
   }
-  const model::JobEntry* entry = queued_entry(cluster, ended.job);
+}
+
+void QueueScheduler::queue_again(const model::ClusterView& cluster, model::JobId id, RoundChanges& changes) {
+  const model::JobEntry* entry = queued_entry(cluster, id);
   if (entry == nullptr) {
     return;
   }
   if (entry->spec.is_cpu_job()) {
-    cpu_queue_.insert(entry->spec.submit_time_s, ended.job);
+    cpu_queue_.insert(entry->spec.submit_time_s, id);
     return;
   }
   enqueue(*entry);
-  changes.arrived.push_back(ended.job);
+  changes.arrived.push_back(id);
+}
+
+void QueueScheduler::schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
+                                   std::vector<model::Decision>& out) {
+  if (!quota_ && config_.quota) {
+    quota_.emplace(*config_.quota, cluster.total_gpus());
+  }
+  bool reordered = prepare_round(cluster);
+  bool claimant_started = serve_claimant(cluster, out);
+  if (!reordered && !claimant_started && changes.arrivals_only() && arrivals_pass(cluster, changes, out)) {
+    return;
+  }
+  full_pass(cluster, out);
+}
+
+void QueueScheduler::begin(PassKind kind) {
+  min_unfit_ = NO_LIMIT;
+  min_unpreemptable_ = NO_LIMIT;
+  begin_pass(kind);
+}
+
+void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
+  head_.reset();
+  begin(PassKind::FULL);
+  PassQueue& queue = gpu_queue();
+  std::uint32_t examined = 0;
+  std::optional<QueueKey> key = queue.first_in_pass();
+  while (key) {
+    if (examined == config_.depth) {
+      last_end_ = PassEnd::DEPTH;
+      return;
+    }
+    if (no_room() && !may_preempt()) {
+      last_end_ = PassEnd::NO_FREE_GPUS;
+      return;
+    }
+    Step step = Step::SKIPPED;
+    if (const model::JobEntry* entry = queued_entry(cluster, key->job); entry == nullptr) {
+      queue.drop(key->job);
+    } else {
+      ++examined;
+      step = decide(*entry, PassKind::FULL, out);
+    }
+    if (!head_ && (step == Step::WAITING || step == Step::BLOCKED)) {
+      head_ = key->job;
+    }
+    if (step == Step::BLOCKED || step == Step::PREEMPTED) {
+      last_end_ = PassEnd::STOPPED;
+      return;
+    }
+    key = queue.next_in_pass(*key, step);
+  }
+  last_end_ = PassEnd::QUEUE_EXHAUSTED;
+}
+
+bool QueueScheduler::arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes,
+                                   std::vector<model::Decision>& out) {
+  std::vector<QueueKey> arrivals;
+  for (model::JobId id : changes.arrived) {
+    if (auto key = gpu_queue().find(id)) {
+      arrivals.push_back(*key);
+    }
+  }
+  std::sort(arrivals.begin(), arrivals.end());
+  ArrivalsRound round = on_arrivals(cluster, arrivals);
+  if (round != ArrivalsRound::EXAMINE) {
+    return round == ArrivalsRound::SKIP;
+  }
+  begin(PassKind::ARRIVALS);
+  for (const QueueKey& key : arrivals) {
+    const model::JobEntry* entry = queued_entry(cluster, key.job);
+    if (entry == nullptr) {
+      continue;
+    }
+    Step step = decide(*entry, PassKind::ARRIVALS, out);
+    if (step == Step::BLOCKED || step == Step::PREEMPTED) {
+      last_end_ = PassEnd::STOPPED;
+      return true;
+    }
+  }
+  return true;
+}
+
+bool QueueScheduler::arrivals_behind_head(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) {
+  if (!head_ || queued_entry(cluster, *head_) == nullptr) {
+    return false;
+  }
+  std::optional<QueueKey> head_key = gpu_queue().find(*head_);
+  return head_key && (arrivals.empty() || !(arrivals.front() < *head_key));
+}
+
+void QueueScheduler::enqueue(const model::JobEntry& entry) {
+  gpu_queue().add({entry.spec.submit_time_s, 0.0, entry.spec.id}, entry.spec);
+}
+
+bool QueueScheduler::prepare_round(const model::ClusterView&) {
+  return false;
+}
+
+ArrivalsRound QueueScheduler::on_arrivals(const model::ClusterView&, const std::vector<QueueKey>&) {
+  return ArrivalsRound::EXAMINE;
+}
+
+void QueueScheduler::begin_pass(PassKind) {}
+
+void QueueScheduler::on_job_started(const RunningJob&) {}
+
+void QueueScheduler::on_job_stopped(const RunningJob&, model::EndCause) {}
+
+bool QueueScheduler::preemption_possible() const {
+  return quota_ && quota_->params().reclaim && quota_->reclaimable_milli() > 0;
+}
+
+std::vector<model::JobId> QueueScheduler::plan_preemption(const model::JobEntry& entry) {
+  return quota_ ? plan_reclaim(entry.spec, *quota_, running_, free_) : std::vector<model::JobId>{};
+}
+
+bool QueueScheduler::try_preempt(const model::JobEntry& entry, std::vector<model::Decision>& out) {
+  if (!may_preempt() || entry.spec.gpus >= min_unpreemptable_) {
+    return false;
+  }
+  std::vector<model::JobId> victims = plan_preemption(entry);
+  if (victims.empty()) {
+    min_unpreemptable_ = entry.spec.gpus;
+    return false;
+  }
+  for (model::JobId victim : victims) {
+    preempting_.emplace(victim, now_s_);
+    out.emplace_back(model::PreemptJob{victim});
+  }
+  claimant_ = entry.spec.id;
+  return true;
+}
+
+bool QueueScheduler::reject_if_never_admitted(const model::JobSpec& job, std::vector<model::Decision>& out) {
+  if (!quota_ || quota_->can_ever_run(job)) {
+    return false;
+  }
+  gpu_queue().drop(job.id);
+  out.emplace_back(model::RejectJob{job.id, model::RejectReason::BY_POLICY});
+  return true;
+}
+
+Admission QueueScheduler::admission(const model::JobSpec& job) const {
+  return quota_ ? quota_->classify(job) : Admission::OWNED;
 }
 
 const model::JobEntry* QueueScheduler::queued_entry(const model::ClusterView& cluster, model::JobId id) {
@@ -93,6 +239,23 @@ std::optional<model::Placement> QueueScheduler::try_place(const model::JobEntry&
   return placement().place(entry.spec, free_);
 }
 
+std::optional<model::Placement> QueueScheduler::place_unless_known_unfit(const model::JobEntry& entry) {
+  if (known_unfit(entry.spec)) {
+    return std::nullopt;
+  }
+  std::optional<model::Placement> where = try_place(entry);
+  if (!where) {
+    note_unfit(entry.spec);
+  }
+  return where;
+}
+
+void QueueScheduler::note_unfit(const model::JobSpec& job) {
+  if (!job.is_fractional()) {
+    min_unfit_ = job.gpus;
+  }
+}
+
 void QueueScheduler::start(const model::JobEntry& entry, model::Placement placement,
                            std::vector<model::Decision>& out) {
   free_.take(placement);
@@ -107,6 +270,10 @@ void QueueScheduler::start(const model::JobEntry& entry, model::Placement placem
   job.est_end_s = now_s_ + remaining_estimate_s(entry);
   job.placement = placement;
   running_.add(job);
+  gpu_queue().drop(job.id);
+  if (quota_) {
+    quota_->on_start(job);
+  }
   on_job_started(*running_.find(job.id));
   if (claimant_ == job.id) {
     claimant_.reset();
@@ -127,7 +294,7 @@ bool QueueScheduler::serve_claimant(const model::ClusterView& cluster, std::vect
     start(*entry, std::move(*where), out);
     return true;
   }
-  if (!preemptions_outstanding()) {
+  if (preempting_.empty()) {
     claimant_.reset();
     return false;
   }
@@ -143,11 +310,6 @@ bool QueueScheduler::serve_claimant(const model::ClusterView& cluster, std::vect
     }
   }
   return false;
-}
-
-void QueueScheduler::preempt(model::JobId job, std::vector<model::Decision>& out) {
-  preempting_.emplace(job, now_s_);
-  out.emplace_back(model::PreemptJob{job});
 }
 
 void QueueScheduler::start_cpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out) {

@@ -1,12 +1,15 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <vector>
 
 #include "policies/estimators/runtime_estimator.hpp"
 #include "policies/scheduling/job_queue.hpp"
+#include "policies/scheduling/pass_queue.hpp"
+#include "policies/scheduling/quota_book.hpp"
 #include "policies/scheduling/running_jobs.hpp"
 #include "policies/scheduling/scheduler.hpp"
 
@@ -17,6 +20,8 @@ namespace acme::policies {
 /// largest model of the paper (123B parameters, ~1.5 TB of state) at a node's 200 Gb/s NIC (~1 min) by a
 /// wide margin.
 inline constexpr double PREEMPTION_WAIT_LIMIT_S = 3600.0;
+/// "No limit" for counts: the depth of a pass that examines the whole queue, a memo that rules out nothing.
+inline constexpr std::uint32_t NO_LIMIT = std::numeric_limits<std::uint32_t>::max();
 
 /// What changed since the previous round, as far as deciding starts is concerned.
 struct RoundChanges {
@@ -34,35 +39,94 @@ enum class PassEnd : std::uint8_t {
   QUEUE_EXHAUSTED, ///< every queued job was examined
   NO_FREE_GPUS,    ///< the free GPUs ran out
   DEPTH,           ///< the depth limit was reached
-  STOPPED,         ///< the pass stopped on purpose (strict order blocked, a preemption was issued)
+  STOPPED,         ///< a job blocked the pass or preemptions were asked for
 };
 
-/// The common part of the queue-based schedulers: it turns events into queue changes, remembers the
-/// jobs it started (for runtime estimates, reservations and the estimator's learning), serves CPU jobs
-/// first-come first-served on the cluster's CPU pool, and tracks preemptions it has asked for. A
-/// subclass orders GPU jobs and decides which start.
+/// Which pass is asking a policy to decide for a job.
+enum class PassKind : std::uint8_t {
+  FULL,     ///< the queue in order, from its first job
+  ARRIVALS, ///< only the jobs queued this round, in queue order (nothing else changed)
+};
+
+/// What a round with nothing but arrivals needs (QueueScheduler::on_arrivals).
+enum class ArrivalsRound : std::uint8_t {
+  EXAMINE,   ///< examine the arrivals alone
+  SKIP,      ///< none of them can start: they wait behind the jobs already waiting
+  FULL_PASS, ///< they change what the jobs already examined may do: pass over the whole queue
+};
+
+/// The skeleton's settings, taken from a policy's parameters.
+struct QueueSchedulerConfig {
+  std::uint32_t depth = NO_LIMIT;   ///< jobs a full pass examines at most (the policy's queue_depth)
+  EstimatorParams estimator;        ///< runtime estimates (reservations, shortest-first keys)
+  std::optional<QuotaParams> quota; ///< GPU quotas: admission, rejection of jobs they never admit, reclaim
+};
+
+/// The skeleton of every queue-based scheduler. It turns events into queue changes, serves CPU jobs
+/// first-come first-served on the cluster's CPU pool, remembers the jobs it started (estimates,
+/// reservations, the estimator's learning) and the preemptions it asked for, and runs the passes:
+/// - a full pass examines the GPU queue in order, at most `depth` jobs, until no job can start; entries
+///   the view no longer shows queued are dropped on the way;
+/// - in a round with nothing but arrivals, only the arrivals are examined (every other job still cannot
+///   start where it could not), which keeps long queues cheap;
+/// - a job that preemptions were asked for (the claimant) is served first until it starts, and its
+///   victims' free GPUs are kept for it.
+/// A policy supplies its queue (gpu_queue) and its decision for one job (decide); hooks refine the rest.
 class QueueScheduler : public Scheduler {
 public:
-  explicit QueueScheduler(EstimatorParams estimator = {}) : estimator_(estimator) {}
+  explicit QueueScheduler(QueueSchedulerConfig config = {});
 
   std::vector<model::Decision> on_events(std::span<const model::Event> events, const model::ClusterView& cluster) final;
 
+  /// The quota accounting; nullptr without quotas or before the first round.
+  const QuotaBook* quota() const { return quota_ ? &*quota_ : nullptr; }
+  /// The first job the last full pass left waiting (the queue's blocked head), if any.
+  std::optional<model::JobId> head() const { return head_; }
+
 protected:
-  /// A GPU job entered the queue (first submission, or back after preemption).
-  virtual void enqueue(const model::JobEntry& entry) = 0;
-  /// Decides this round's GPU starts (and preemptions); free_ holds the round's free resources.
-  virtual void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
-                             std::vector<model::Decision>& out) = 0;
-  /// Accounting hooks (quotas, fair share, queue levels).
-  virtual void on_job_started(const RunningJob& job) { (void)job; }
-  virtual void on_job_stopped(const RunningJob& job, model::EndCause cause) { (void)job, (void)cause; }
+  /// The policy's GPU queue (the passes walk it; the skeleton drops started and stale jobs from it).
+  virtual PassQueue& gpu_queue() = 0;
+  /// What queued `entry`, examined by a pass of `kind`, does now: start() it, reject() it, try_preempt()
+  /// for it, or let it wait. Called with free_ holding what is still free this round.
+  virtual Step decide(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) = 0;
+
+  /// A GPU job entered the queue (new, or back after preemption); by default at its submission time.
+  virtual void enqueue(const model::JobEntry& entry);
+  /// Called at the start of every round; true when every queued job must be examined again (the keys
+  /// were recomputed, jobs changed level).
+  virtual bool prepare_round(const model::ClusterView& cluster);
+  /// In a round with nothing but arrivals (`arrivals` in queue order): what to examine. By default the
+  /// arrivals alone.
+  virtual ArrivalsRound on_arrivals(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals);
+  /// A pass of `kind` begins (the memos of the pass are already reset).
+  virtual void begin_pass(PassKind kind);
+  /// Whether the policy's rules allow a preemption now; by default quota reclaim, when borrowers hold
+  /// GPUs that owners may take back.
+  virtual bool preemption_possible() const;
+  /// Running jobs whose preemption lets `entry` start; empty when none does. By default the quota
+  /// borrowers plan_reclaim picks.
+  virtual std::vector<model::JobId> plan_preemption(const model::JobEntry& entry);
+  /// Accounting hooks (fair share, queue levels, reservations); the skeleton has already dropped a
+  /// started job from the queue and counted it against its quota.
+  virtual void on_job_started(const RunningJob& job);
+  virtual void on_job_stopped(const RunningJob& job, model::EndCause cause);
 
   /// Starts a queued GPU job: takes its GPUs from free_, remembers it as running, emits StartJob.
   void start(const model::JobEntry& entry, model::Placement placement, std::vector<model::Decision>& out);
-  /// Asks the engine to preempt a running job; it counts as outstanding until its JobEnded arrives.
-  void preempt(model::JobId job, std::vector<model::Decision>& out);
-  bool preemptions_outstanding() const { return !preempting_.empty(); }
-  bool is_preempting(model::JobId job) const { return preempting_.count(job) > 0; }
+  /// Rejects a job the quotas could never admit, even on an empty cluster (true); false otherwise.
+  bool reject_if_never_admitted(const model::JobSpec& job, std::vector<model::Decision>& out);
+  /// How the job would run under the quotas right now (OWNED without quotas).
+  Admission admission(const model::JobSpec& job) const;
+  /// Tries to place `entry` on the round's free resources without starting it.
+  std::optional<model::Placement> try_place(const model::JobEntry& entry);
+  /// try_place, unless a whole-GPU job at least as large did not fit earlier in this pass (a fractional
+  /// job may still find room on a shared GPU); a job that does not fit is remembered.
+  std::optional<model::Placement> place_unless_known_unfit(const model::JobEntry& entry);
+  bool known_unfit(const model::JobSpec& job) const { return !job.is_fractional() && job.gpus >= min_unfit_; }
+  void note_unfit(const model::JobSpec& job);
+  /// Asks for the preemption of plan_preemption's victims and makes `entry` the claimant (true). False
+  /// when no preemption is possible, none helps, or none helped a job at least as large in this pass.
+  bool try_preempt(const model::JobEntry& entry, std::vector<model::Decision>& out);
   /// No job at all can start now: no free GPU and no shared GPU with possible room.
   bool no_room() const {
     return free_.free_gpus_total() == 0 && free_.view().nodes_with_shared_gpus().empty() &&
@@ -70,22 +134,16 @@ protected:
   }
   /// Whether a job of this spec might start now (cheap necessary condition; see may_fit_now).
   bool may_fit(const model::JobSpec& job) const { return may_fit_now(job, free_); }
+  /// Whether the head of the last full pass still waits and every arrival sorts after it.
+  bool arrivals_behind_head(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals);
   /// Estimated service still to run for a queued job: its estimate less what earlier attempts ran;
   /// a job that already ran past its estimate is expected to run as long again.
   double remaining_estimate_s(const model::JobEntry& entry) const;
   /// The queued GPU job `id`, or nullptr when the view no longer shows it queued (stale entry).
   static const model::JobEntry* queued_entry(const model::ClusterView& cluster, model::JobId id);
-  /// Serves the claimant first: starts it when it fits (true); drops the claim when it cannot fit and no
-  /// preemption is outstanding. While it waits for its victims, the free GPUs of the victims' nodes are
-  /// kept out of this round so that nothing else takes what is being freed for it.
-  bool serve_claimant(const model::ClusterView& cluster, std::vector<model::Decision>& out);
-  /// Tries to place `entry` on the round's free resources without starting it.
-  std::optional<model::Placement> try_place(const model::JobEntry& entry);
-
+  PassEnd last_pass_end() const { return last_end_; }
   double now_s() const { return now_s_; }
 
-  /// A job that preemptions were issued for: served first until it starts (its victims' GPUs are its).
-  std::optional<model::JobId> claimant_;
   RuntimeEstimator estimator_;
   RunningJobs running_;
   FreeResources free_;
@@ -93,10 +151,25 @@ protected:
 private:
   void intake(const model::Event& event, const model::ClusterView& cluster, RoundChanges& changes);
   void job_ended(const model::JobEnded& ended, const model::ClusterView& cluster, RoundChanges& changes);
+  void queue_again(const model::ClusterView& cluster, model::JobId id, RoundChanges& changes);
+  void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
+  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
+  void begin(PassKind kind);
+  bool serve_claimant(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  bool may_preempt() const { return preempting_.empty() && !claimant_ && preemption_possible(); }
   void start_cpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out);
 
+  QueueSchedulerConfig config_;
+  std::optional<QuotaBook> quota_;
   JobQueue cpu_queue_;
   std::map<model::JobId, double> preempting_; ///< victim -> when its preemption was asked
+  /// A job that preemptions were issued for: served first until it starts (its victims' GPUs are its).
+  std::optional<model::JobId> claimant_;
+  std::optional<model::JobId> head_;
+  PassEnd last_end_ = PassEnd::QUEUE_EXHAUSTED;
+  std::uint32_t min_unfit_ = NO_LIMIT;         ///< smallest whole-GPU size that did not fit in this pass
+  std::uint32_t min_unpreemptable_ = NO_LIMIT; ///< smallest size no preemption helped in this pass
   double now_s_ = 0.0;
 };
 

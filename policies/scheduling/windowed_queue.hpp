@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -15,7 +16,7 @@ namespace acme::policies {
 /// pass looks at the first queue_depth jobs, so recomputing every key (dynamic priorities) costs a
 /// selection, O(n), instead of a sort. Keys outside the window sit unsorted in a reserve, each larger
 /// than every key in the window; the window grows from the reserve when a scan reaches its end.
-class WindowedQueue {
+class WindowedQueue final : public PassQueue {
 public:
   using Set = OrderedQueue::Set;
   using const_iterator = Set::const_iterator;
@@ -73,6 +74,26 @@ public:
   }
   /// Removes the element at `it` (in the window).
   void erase(const_iterator it) { erase(it->job); }
+
+  void add(const QueueKey& key, const model::JobSpec& job) override { insert(key, QueuedJob::of(job)); }
+  void drop(model::JobId job) override { erase(job); }
+  std::optional<QueueKey> find(model::JobId job) const override {
+    auto it = index_.find(job);
+    return it == index_.end() ? std::nullopt : std::optional<QueueKey>(slots_[it->second].key);
+  }
+  std::optional<QueueKey> first_in_pass() override {
+    auto it = begin();
+    return it == end() ? std::nullopt : std::optional<QueueKey>(*it);
+  }
+  /// The first job after `key`, filling the window from the reserve when none is left in it.
+  std::optional<QueueKey> next_in_pass(const QueueKey& key, Step) override {
+    auto after = window_.upper_bound(key);
+    if (after == window_.end()) {
+      extend();
+      after = window_.upper_bound(key);
+    }
+    return after == window_.end() ? std::nullopt : std::optional<QueueKey>(*after);
+  }
 
   /// Recomputes every key with `key_of(const QueuedJob&)` and rebuilds the window; O(n) for n jobs.
   template <class KeyOf>

@@ -5,9 +5,11 @@
 #include <map>
 #include <memory>
 
+#include "policies/builtin.hpp"
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/metrics/atomic_file.hpp"
+#include "workloads/eval/eval_request_workload.hpp"
 #include "workloads/synthetic/trace_rows.hpp"
 #include "workloads/workload_source.hpp"
 
@@ -134,7 +136,9 @@ int cmd_gen(std::vector<std::string> argv) {
                            : config::load_config(o.config_path, o.overrides);
   model::NameTable users;
   auto t0 = std::chrono::steady_clock::now();
-  auto workload = workloads::make_workload(workloads::WorkloadContext{&cfg, &users});
+  policies::PolicyRegistries registries = policies::make_builtin_registries();
+  auto workload = workloads::make_workload(
+      workloads::WorkloadContext{&cfg, &users, &registries.eval_dispatches, workloads::eval::eval_cluster_shapes(cfg)});
   std::map<std::uint16_t, TraceOut> outs;
   while (auto job = workload->next()) {
     auto cluster = model::to_index(job->cluster);

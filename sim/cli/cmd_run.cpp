@@ -1,16 +1,11 @@
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
-#include "policies/builtin.hpp"
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress_line.hpp"
-#include "sim/config/faults.hpp"
-#include "sim/engine/simulation.hpp"
-#include "sim/metrics/recorder.hpp"
-#include "workloads/workload_source.hpp"
+#include "sim/run/run_assembly.hpp"
 #include <unistd.h>
 
 namespace acme::cli {
@@ -62,16 +57,6 @@ RunOptions parse_run_args(std::vector<std::string> argv) {
   return o;
 }
 
-void prepare_output(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || ::access(dir.c_str(), W_OK) != 0) {
-    throw ConfigError(Location{"acme-sim run", 0, 0}, "",
-                      "-o " + dir + ": cannot write to this folder" + (ec ? " (" + ec.message() + ")" : "") +
-                          "; expected a writable output folder");
-  }
-}
-
 void print_banner(const engine::PlatformSummary& p) {
   std::printf("platform:");
   for (std::size_t i = 0; i < p.clusters.size(); ++i) {
@@ -97,40 +82,19 @@ int cmd_run(std::vector<std::string> argv) {
                            ? config::load_config_text(embedded_default_config(), "<embedded configs/acme.yaml>",
                                                       std::filesystem::current_path().string(), o.overrides)
                            : config::load_config(o.config_path, o.overrides);
-  policies::PolicyRegistries registries = policies::make_builtin_registries();
-  model::NameTable users;
-  auto workload = workloads::make_workload(workloads::WorkloadContext{&cfg, &users});
-  prepare_output(o.out_dir);
-  metrics::RecorderOptions ro;
-  ro.out_dir = o.out_dir;
-  ro.epoch_unix_s = workload->epoch_unix_s();
-  ro.seed = cfg.seed;
-  ro.config_file = cfg.file;
-  ro.write_jobs_csv = cfg.output.jobs_csv;
-  ro.write_events = cfg.output.events;
-  for (const auto& c : cfg.clusters) {
-    ro.clusters.push_back({c.name, c.utc_offset_s, c.nodes, c.total_gpus(), c.storage.bw_Bps});
-  }
-  for (const auto& category : cfg.faults->failures.categories) {
-    ro.failure_categories.push_back(category.name);
-  }
-  ro.failure_categories.emplace_back("switch");
-  metrics::Recorder recorder(ro, users);
   ProgressLine progress(!o.quiet && ::isatty(STDERR_FILENO) != 0);
-  engine::SimulationOptions so;
-  so.check_invariants = o.check_invariants;
-  so.on_progress = [&progress](const engine::Progress& p) { progress.update(p); };
-  auto* workload_ptr = workload.get();
-  engine::Simulation sim(cfg, registries, std::move(workload), recorder, so);
+  run::RunSetup setup;
+  setup.out_dir = o.out_dir;
+  setup.simulation.check_invariants = o.check_invariants;
+  setup.simulation.on_progress = [&progress](const engine::Progress& p) { progress.update(p); };
+  auto assembled = run::make_run(cfg, std::move(setup));
   if (!o.quiet) {
-    print_banner(sim.platform_summary());
+    print_banner(assembled->platform_summary());
   }
-  auto t0 = std::chrono::steady_clock::now();
-  engine::RunResult result = sim.run();
-  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  run::RunReport report = assembled->run();
   progress.clear();
-  recorder.finish(metrics::RunInfo{result.end_time_s, result.jobs_submitted, workload_ptr->skipped_rows(), wall,
-                                   result.storage_bytes_written, result.storage_bytes_read});
+  const engine::RunResult& result = report.result;
+  double wall = report.wall_s;
   if (!o.quiet) {
     std::string shown = o.out_dir.ends_with('/') ? o.out_dir : o.out_dir + "/";
     std::printf("simulated %llu jobs (%llu rejected) over %.1f days in %.2f s (%.0f jobs/s); results in %s\n",

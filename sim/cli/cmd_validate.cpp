@@ -1,12 +1,14 @@
-// `acme-sim validate SUBJECT`: fidelity checks, each subject in its own file (validate_<subject>.cpp).
+// `acme-sim validate SUBJECT`: fidelity checks. The checks, their scenarios and reference numbers are in
+// validate/<subject>/; this file parses the arguments and dispatches.
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <map>
 
 #include "sim/cli/commands.hpp"
-#include "sim/cli/validate_subjects.hpp"
 #include "sim/model/error.hpp"
+#include "validate/checkpoint/checkpoint_checks.hpp"
+#include "validate/eval/eval_checks.hpp"
 #include <unistd.h>
 
 namespace acme::cli {
@@ -14,7 +16,8 @@ namespace {
 
 struct Subject {
   std::string summary;
-  std::function<int(const ValidationContext&)> run;
+  /// Runs the subject with its own arguments in the given context; returns the exit code.
+  std::function<int(const validate::ValidationContext&, std::vector<std::string>)> run;
 };
 
 const std::map<std::string, Subject>& subjects() {
@@ -22,14 +25,18 @@ const std::map<std::string, Subject>& subjects() {
       {"checkpoint",
        {"checkpoint/recovery model vs closed forms (expected wall time, Young/Daly intervals, optimum) and the "
         "paper's async-checkpoint ratios",
-        validate_checkpoint}},
+        [](const validate::ValidationContext& ctx, std::vector<std::string>) {
+          return validate::check_checkpoint(ctx);
+        }}},
       {"eval",
        {"evaluation trials vs the paper: HumanEval profile, coupled/decoupled makespan ratios on 1 and 4 nodes, "
         "per-trial model-load throughput",
-        validate_eval}},
+        [](const validate::ValidationContext& ctx, std::vector<std::string>) { return validate::check_eval(ctx); }}},
       {"workload",
        {"the synthetic Acme workload vs the paper: duration and GPU-count CDFs, type and state shares, Table 2",
-        validate_workload}},
+        [](const validate::ValidationContext&, std::vector<std::string> args) {
+          return cmd_validate_workload(std::move(args));
+        }}},
   };
   return table;
 }
@@ -49,6 +56,19 @@ std::string self_exe() {
   return ec ? std::string("acme-sim") : path.string();
 }
 
+const Subject& find_subject(const std::string& name) {
+  auto it = subjects().find(name);
+  if (it == subjects().end()) {
+    std::vector<std::string> names;
+    for (const auto& [known, subject] : subjects()) {
+      names.push_back(known);
+    }
+    throw ConfigError(Location{"acme-sim validate", 0, 0}, "",
+                      "unknown subject \"" + name + "\"; expected one of: " + join(names));
+  }
+  return it->second;
+}
+
 } // namespace
 
 int cmd_validate(std::vector<std::string> args) {
@@ -56,31 +76,24 @@ int cmd_validate(std::vector<std::string> args) {
     print_help();
     return args.empty() ? 2 : 0;
   }
-  auto it = subjects().find(args[0]);
-  if (it == subjects().end()) {
-    std::vector<std::string> names;
-    for (const auto& [name, subject] : subjects()) {
-      names.push_back(name);
-    }
-    throw ConfigError(Location{"acme-sim validate", 0, 0}, "",
-                      "unknown subject \"" + args[0] + "\"; expected one of: " + join(names));
-  }
-  ValidationContext ctx;
+  const Subject& subject = find_subject(args[0]);
+  validate::ValidationContext ctx;
   ctx.self_exe = self_exe();
+  std::vector<std::string> rest;
   bool keep = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (args[i] == "--work-dir" && i + 1 < args.size()) {
       ctx.work_dir = args[++i];
       keep = true;
     } else {
-      ctx.args.push_back(args[i]);
+      rest.push_back(args[i]);
     }
   }
   if (ctx.work_dir.empty()) {
     ctx.work_dir = (std::filesystem::temp_directory_path() / ("acme-validate-" + std::to_string(::getpid()))).string();
   }
   std::filesystem::create_directories(ctx.work_dir);
-  int rc = it->second.run(ctx);
+  int rc = subject.run(ctx, std::move(rest));
   if (!keep) {
     std::filesystem::remove_all(ctx.work_dir);
   }

@@ -1,15 +1,11 @@
 // `acme-sim validate workload [CONFIG]`: the synthetic workload generator against the paper's data.
-#include <chrono>
-#include <cmath>
+// Parses the arguments and loads the config; the checks are validate/workload/.
 #include <cstdio>
 #include <filesystem>
 
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/validate_subjects.hpp"
-#include "sim/model/civil_time.hpp"
-#include "validate/workload_report.hpp"
-#include "workloads/synthetic/cluster_generator.hpp"
+#include "validate/workload/workload_checks.hpp"
 
 namespace acme::cli {
 namespace {
@@ -35,15 +31,10 @@ released trace (450,590 jobs). The generator draws every job from the released-t
 Exit code 0 when every check passes, 1 otherwise, 2 on bad input.
 )";
 
-// Replicas pooled per cluster by default: enough for this many pretraining jobs, so that the sampling
-// error of GPU-time-weighted shares (driven by the longest pretraining attempts) stays well inside the
-// 3-point tolerance (a precision setting of the check, not a model parameter).
-constexpr double POOLED_PRETRAIN_JOBS = 20000.0;
-
 struct Options {
   std::string config_path;
   std::vector<config::Override> overrides;
-  std::uint64_t replicas = 0; ///< 0: by POOLED_PRETRAIN_JOBS
+  std::uint64_t replicas = 0; ///< 0: by the pretraining jobs pooled (validate/workload/workload_checks.hpp)
 };
 
 Options parse_args(std::vector<std::string> argv) {
@@ -68,90 +59,21 @@ Options parse_args(std::vector<std::string> argv) {
   return o;
 }
 
-workloads::synthetic::SyntheticOptions synthetic_options(const config::Config& cfg) {
-  const config::Node& section = cfg.workload;
-  config::Node kind = section["kind"];
-  if (!section.is_defined() || !kind.is_defined() || kind.as_string() != "synthetic") {
-    (kind.is_defined() ? kind : section)
-        .fail("validate workload checks the synthetic generator; expected a workload with kind: synthetic");
-  }
-  return workloads::synthetic::parse_synthetic_options(cfg, section);
-}
-
-struct Generated {
-  validate::ClusterStats stats;
-  std::uint64_t jobs = 0;
-  double wall_s = 0.0;
-};
-
-/// One run of one cluster's workload, measured (generation and measurement timed together).
-Generated generate(const workloads::synthetic::ClusterModel& model, const workloads::synthetic::ClusterPlan& plan,
-                   const workloads::synthetic::SyntheticOptions& options) {
-  Generated out;
-  model::NameTable users;
-  auto t0 = std::chrono::steady_clock::now();
-  workloads::synthetic::ClusterGenerator generator(model, plan, options, users);
-  while (auto job = generator.next()) {
-    out.stats.add(job->spec);
-    ++out.jobs;
-  }
-  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return out;
-}
-
 } // namespace
 
-int validate_workload(const ValidationContext& context) {
-  for (const auto& a : context.args) {
+int cmd_validate_workload(std::vector<std::string> args) {
+  for (const auto& a : args) {
     if (a == "--help" || a == "-h") {
       std::fputs(HELP, stdout);
       return 0;
     }
   }
-  Options o = parse_args(context.args);
+  Options o = parse_args(std::move(args));
   config::Config cfg = o.config_path.empty()
                            ? config::load_config_text(embedded_default_config(), "<embedded configs/acme.yaml>",
                                                       std::filesystem::current_path().string(), o.overrides)
                            : config::load_config(o.config_path, o.overrides);
-  auto options = synthetic_options(cfg);
-  std::printf("validate workload: %s, preset %s, %g days from %s, scale %g, seed %llu\n", cfg.file.c_str(),
-              options.preset.c_str(), options.days, model::format_datetime(options.start_unix_s, 0.0).c_str(),
-              options.scale, static_cast<unsigned long long>(options.seed));
-  std::size_t failed = 0;
-  double volume = options.scale * options.days / workloads::synthetic::PAPER_PERIOD_DAYS;
-  workloads::synthetic::ParamTable params(workloads::synthetic::acme_params_text(), "acme_params.txt");
-  for (const auto& plan : options.clusters) {
-    auto model = load_cluster_model(params, plan.preset);
-    const auto* pretrain = model.find(model::JobType::PRETRAIN);
-    double pretrain_jobs = pretrain->count_share * model.gpu_jobs * volume;
-    std::uint64_t replicas =
-        o.replicas > 0 ? o.replicas : static_cast<std::uint64_t>(std::ceil(POOLED_PRETRAIN_JOBS / pretrain_jobs));
-    auto paper = validate::load_paper_cluster(plan.preset);
-    validate::ClusterStats pooled;
-    std::vector<std::vector<validate::CheckRow>> runs;
-    std::string timing;
-    for (std::uint64_t r = 0; r < replicas; ++r) {
-      auto run_options = options;
-      run_options.seed = options.seed + r;
-      auto [stats, jobs, wall_s] = generate(model, plan, run_options);
-      if (r == 0) {
-        char text[128];
-        std::snprintf(text, sizeof text, "%llu jobs generated and measured in %.2f s (seed %llu)",
-                      static_cast<unsigned long long>(jobs), wall_s, static_cast<unsigned long long>(options.seed));
-        timing = text;
-      }
-      runs.push_back(validate::compare_cluster(stats, paper, volume));
-      pooled.merge(stats);
-    }
-    auto rows = validate::compare_cluster(pooled, paper, volume, replicas);
-    validate::add_one_run_ranges(rows, runs);
-    std::string title = "\ncluster " + plan.name + " (the paper's " + paper.name + "): " + std::to_string(replicas) +
-                        " run(s) pooled (seeds " + std::to_string(options.seed) + ".." +
-                        std::to_string(options.seed + replicas - 1) + "); one run: " + timing;
-    failed += validate::print_rows(stdout, title, rows);
-  }
-  std::printf("\n%s: %zu check(s) outside tolerance\n", failed == 0 ? "PASS" : "FAIL", failed);
-  return failed == 0 ? 0 : 1;
+  return validate::check_workload(cfg, o.replicas);
 }
 
 } // namespace acme::cli

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,7 +19,12 @@ struct FailureCategoryConfig {
   bool hang = false;              ///< the job hangs (noticed after a timeout) instead of crashing
 };
 
-/// `failures:` — infrastructure failure injection.
+/// The failure category of a leaf switch: its index comes after every node category.
+inline constexpr const char* SWITCH_FAILURE_CATEGORY = "switch";
+
+/// `failures:` — infrastructure failure injection. Failure categories are numbered as this config
+/// lists them (JobRecord::failures, the recorder's columns, recovery notices): the node categories in
+/// order, then SWITCH_FAILURE_CATEGORY.
 struct FailureConfig {
   bool enabled = false;
   std::vector<FailureCategoryConfig> categories;
@@ -28,6 +35,14 @@ struct FailureConfig {
   model::Distribution operator_return;  ///< operator's delay to return an isolated, repaired node
 
   double node_rate_per_day() const;
+  /// Index of the leaf-switch category (= the number of node categories).
+  std::uint32_t switch_category() const;
+  /// Number of categories, the switch included.
+  std::size_t category_count() const;
+  /// Name of category `index` (0..switch_category()).
+  std::string category_name(std::uint32_t index) const;
+  /// Every category's name by index, the switch last.
+  std::vector<std::string> category_names() const;
 };
 
 /// `checkpoint:` — when and how training jobs save their state.

@@ -197,6 +197,26 @@ double FailureConfig::node_rate_per_day() const {
   return total;
 }
 
+std::uint32_t FailureConfig::switch_category() const {
+  return static_cast<std::uint32_t>(categories.size());
+}
+
+std::size_t FailureConfig::category_count() const {
+  return categories.size() + 1;
+}
+
+std::string FailureConfig::category_name(std::uint32_t index) const {
+  return index < categories.size() ? categories[index].name : SWITCH_FAILURE_CATEGORY;
+}
+
+std::vector<std::string> FailureConfig::category_names() const {
+  std::vector<std::string> names;
+  for (std::uint32_t i = 0; i < category_count(); ++i) {
+    names.push_back(category_name(i));
+  }
+  return names;
+}
+
 bool CheckpointConfig::applies(model::JobType type) const {
   return std::find(applies_to.begin(), applies_to.end(), type) != applies_to.end();
 }

@@ -109,20 +109,48 @@ void Platform::build_cluster(const topology::ClusterGraph& graph, const topology
   cluster_zone->set_parent(root);
   auto [spine_zone, spine] = star_with_gateway(cluster_zone, g[cv.spine].name);
   spine_zone->seal();
-  ClusterHosts hosts;
-  std::vector<sg4::NetZone*> leaf_zones;
-  std::vector<NetPoint*> leaf_gateways;
-  std::vector<sg4::SplitDuplexLink*> uplinks;
+  LeafZones leaves;
   for (topology::Vertex leaf : cv.leaves) {
     auto [zone, gateway] = star_with_gateway(cluster_zone, g[leaf].name);
-    leaf_zones.push_back(zone);
-    leaf_gateways.push_back(gateway);
-    uplinks.push_back(make_link(cluster_zone, edge_between(g, leaf, cv.spine)));
+    leaves.zones.push_back(zone);
+    leaves.gateways.push_back(gateway);
+    leaves.uplinks.push_back(make_link(cluster_zone, edge_between(g, leaf, cv.spine)));
   }
+  ClusterHosts hosts;
+  add_nodes(graph, cv, leaves, hosts);
+  StorageZone storage = add_storage(graph, cv, cluster_zone, hosts);
+  for (std::size_t a = 0; a < leaves.zones.size(); ++a) {
+    for (std::size_t b = a + 1; b < leaves.zones.size(); ++b) {
+      cluster_zone->add_route(
+          leaves.zones[a]->get_netpoint(), leaves.zones[b]->get_netpoint(), leaves.gateways[a], leaves.gateways[b],
+          {sg4::LinkInRoute(leaves.uplinks[a], Direction::UP), sg4::LinkInRoute(leaves.uplinks[b], Direction::DOWN)},
+          true);
+    }
+    cluster_zone->add_route(leaves.zones[a]->get_netpoint(), spine_zone->get_netpoint(), leaves.gateways[a], spine,
+                            {sg4::LinkInRoute(leaves.uplinks[a], Direction::UP)}, true);
+    if (!cv.has_storage_net) {
+      cluster_zone->add_route(
+          leaves.zones[a]->get_netpoint(), storage.zone->get_netpoint(), leaves.gateways[a], storage.gateway,
+          {sg4::LinkInRoute(leaves.uplinks[a], Direction::UP), sg4::LinkInRoute(storage.port, Direction::UP)}, true);
+    }
+  }
+  if (!cv.has_storage_net) {
+    cluster_zone->add_route(storage.zone->get_netpoint(), spine_zone->get_netpoint(), storage.gateway, spine,
+                            {sg4::LinkInRoute(storage.port, Direction::DOWN)}, true);
+  }
+  cluster_zone->seal();
+  cluster_zones_.push_back(cluster_zone);
+  cluster_gateways_.push_back(spine);
+  clusters_.push_back(std::move(hosts));
+}
+
+void Platform::add_nodes(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
+                         const LeafZones& leaves, ClusterHosts& hosts) {
+  const auto& g = graph.graph();
   for (std::size_t n = 0; n < cv.nodes.size(); ++n) {
     topology::Vertex node = cv.nodes[n];
     std::uint32_t leaf = cv.leaf_of_node[n];
-    sg4::NetZone* zone = leaf_zones[leaf];
+    sg4::NetZone* zone = leaves.zones[leaf];
     auto* host = zone->create_host(g[node].name, HOST_SPEED_FLOPS);
     host->set_core_count(static_cast<int>(cv.gpus_per_node));
     host->seal();
@@ -137,10 +165,15 @@ void Platform::build_cluster(const topology::ClusterGraph& graph, const topology
     hosts.storage_nics.push_back(nic);
     hosts.storage_nic_bw_Bps.push_back(nic_edge.bw_Bps);
   }
-  for (auto* zone : leaf_zones) {
+  for (auto* zone : leaves.zones) {
     zone->seal();
   }
+}
+
+Platform::StorageZone Platform::add_storage(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
+                                            sg4::NetZone* cluster_zone, ClusterHosts& hosts) {
   // The storage system: a host whose own link is the storage device (aggregate bandwidth).
+  const auto& g = graph.graph();
   topology::Vertex attach = cv.has_storage_net ? cv.storage_net : cv.spine;
   const auto& port_edge = edge_between(g, attach, cv.storage);
   auto [storage_zone, storage_gateway] = star_with_gateway(cluster_zone, g[cv.storage].name + "-gw");
@@ -149,50 +182,30 @@ void Platform::build_cluster(const topology::ClusterGraph& graph, const topology
   auto* device =
       make_link(storage_zone, g[cv.storage].name + "-device", cv.storage_device_bw_Bps, cv.storage_latency_s);
   auto* port = make_link(cv.has_storage_net ? storage_zone : cluster_zone, port_edge);
-  if (cv.has_storage_net) {
-    // Dedicated storage network: node endpoints and the storage share one star; port and device are
-    // on the storage host's side of it.
-    storage_zone->add_route(hosts.storage->get_netpoint(), nullptr, nullptr, nullptr,
-                            {sg4::LinkInRoute(device, Direction::UP), sg4::LinkInRoute(port, Direction::UP)}, true);
-    for (std::size_t n = 0; n < cv.node_storage.size(); ++n) {
-      topology::Vertex endpoint = cv.node_storage[n];
-      auto* host = storage_zone->create_host(g[endpoint].name, HOST_SPEED_FLOPS);
-      host->seal();
-      const auto& nic_edge = edge_between(g, endpoint, cv.storage_net);
-      auto* nic = make_link(storage_zone, nic_edge);
-      storage_zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(nic, Direction::UP)},
-                              true);
-      hosts.endpoints[n] = host;
-      hosts.storage_nics[n] = nic;
-      hosts.storage_nic_bw_Bps[n] = nic_edge.bw_Bps;
-    }
-  } else {
+  if (!cv.has_storage_net) {
     storage_zone->add_route(hosts.storage->get_netpoint(), nullptr, nullptr, nullptr,
                             {sg4::LinkInRoute(device, Direction::UP)}, true);
+    storage_zone->seal();
+    return {storage_zone, storage_gateway, port};
+  }
+  // Dedicated storage network: node endpoints and the storage share one star; port and device are
+  // on the storage host's side of it.
+  storage_zone->add_route(hosts.storage->get_netpoint(), nullptr, nullptr, nullptr,
+                          {sg4::LinkInRoute(device, Direction::UP), sg4::LinkInRoute(port, Direction::UP)}, true);
+  for (std::size_t n = 0; n < cv.node_storage.size(); ++n) {
+    topology::Vertex endpoint = cv.node_storage[n];
+    auto* host = storage_zone->create_host(g[endpoint].name, HOST_SPEED_FLOPS);
+    host->seal();
+    const auto& nic_edge = edge_between(g, endpoint, cv.storage_net);
+    auto* nic = make_link(storage_zone, nic_edge);
+    storage_zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(nic, Direction::UP)},
+                            true);
+    hosts.endpoints[n] = host;
+    hosts.storage_nics[n] = nic;
+    hosts.storage_nic_bw_Bps[n] = nic_edge.bw_Bps;
   }
   storage_zone->seal();
-  for (std::size_t a = 0; a < leaf_zones.size(); ++a) {
-    for (std::size_t b = a + 1; b < leaf_zones.size(); ++b) {
-      cluster_zone->add_route(
-          leaf_zones[a]->get_netpoint(), leaf_zones[b]->get_netpoint(), leaf_gateways[a], leaf_gateways[b],
-          {sg4::LinkInRoute(uplinks[a], Direction::UP), sg4::LinkInRoute(uplinks[b], Direction::DOWN)}, true);
-    }
-    cluster_zone->add_route(leaf_zones[a]->get_netpoint(), spine_zone->get_netpoint(), leaf_gateways[a], spine,
-                            {sg4::LinkInRoute(uplinks[a], Direction::UP)}, true);
-    if (!cv.has_storage_net) {
-      cluster_zone->add_route(
-          leaf_zones[a]->get_netpoint(), storage_zone->get_netpoint(), leaf_gateways[a], storage_gateway,
-          {sg4::LinkInRoute(uplinks[a], Direction::UP), sg4::LinkInRoute(port, Direction::UP)}, true);
-    }
-  }
-  if (!cv.has_storage_net) {
-    cluster_zone->add_route(storage_zone->get_netpoint(), spine_zone->get_netpoint(), storage_gateway, spine,
-                            {sg4::LinkInRoute(port, Direction::DOWN)}, true);
-  }
-  cluster_zone->seal();
-  cluster_zones_.push_back(cluster_zone);
-  cluster_gateways_.push_back(spine);
-  clusters_.push_back(std::move(hosts));
+  return {storage_zone, storage_gateway, port};
 }
 
 sg4::Host* Platform::node_host(model::ClusterId cluster, model::NodeId node) const {

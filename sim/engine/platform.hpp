@@ -46,8 +46,22 @@ private:
     std::vector<double> storage_nic_bw_Bps;
     simgrid::s4u::Host* storage = nullptr;
   };
+  struct LeafZones {
+    std::vector<simgrid::s4u::NetZone*> zones;
+    std::vector<simgrid::kernel::routing::NetPoint*> gateways;
+    std::vector<simgrid::s4u::SplitDuplexLink*> uplinks;
+  };
+  struct StorageZone {
+    simgrid::s4u::NetZone* zone = nullptr;
+    simgrid::kernel::routing::NetPoint* gateway = nullptr;
+    simgrid::s4u::SplitDuplexLink* port = nullptr;
+  };
   void build_cluster(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
                      simgrid::s4u::NetZone* root);
+  static void add_nodes(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
+                        const LeafZones& leaves, ClusterHosts& hosts);
+  static StorageZone add_storage(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
+                                 simgrid::s4u::NetZone* cluster_zone, ClusterHosts& hosts);
 
   std::unique_ptr<simgrid::s4u::Engine> engine_;
   std::vector<ClusterHosts> clusters_;

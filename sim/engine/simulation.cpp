@@ -1,76 +1,53 @@
 #include "sim/engine/simulation.hpp"
 
-#include "sim/config/calibration.hpp"
-#include "sim/engine/engine_state.hpp"
+#include "sim/core/event_loop.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/engine/simgrid_driver.hpp"
+#include "sim/engine/simgrid_io.hpp"
+#include "sim/topology/cluster_graph.hpp"
 
 namespace acme::engine {
 namespace {
 
-model::ClusterShape shape_of(const config::ClusterConfig& c, model::ClusterId id,
-                             const topology::ClusterVertices& vertices) {
-  model::ClusterShape shape;
-  shape.id = id;
-  shape.name = c.name;
-  shape.nodes = c.nodes;
-  shape.gpus_per_node = c.gpus_per_node;
-  shape.gpus_of_node = c.gpus_of_node;
-  shape.cpu_pool_cores = c.nodes * c.cpu_job_cores_per_node;
-  shape.leaf_of_node = vertices.leaf_of_node;
-  shape.leaves = static_cast<std::uint32_t>(vertices.leaves.size());
-  shape.utc_offset_s = c.utc_offset_s;
-  return shape;
-}
-
-/// Costs of the checkpoint model, from the run's calibration (`calibration:`; default: the A100
-/// spec, configs/calibration/a100-spec.yaml). When every GPU of a node copies at once, the two GPUs
-/// under each PCIe switch share its link (`checkpoint.gpus_per_pcie_switch`).
-CheckpointCosts costs_from(const config::Config& config) {
-  config::Calibration cal = config::load_calibration(config.root["calibration"], config.base_dir);
-  double share = config.faults->checkpoint.gpus_per_pcie_switch;
-  return CheckpointCosts{cal.d2h_pinned_bw_Bps / share, cal.h2d_pinned_bw_Bps / share,
-                         cal.async_compute_slowdown_fraction};
+core::LoopSetup loop_setup(const config::Config& config, const policies::PolicyRegistries& registries,
+                           const topology::ClusterGraph& graph, const Platform& platform,
+                           std::unique_ptr<workloads::WorkloadSource> workload, metrics::Recorder& recorder,
+                           core::IoService& io, bool check_invariants) {
+  core::LoopSetup setup;
+  setup.config = &config;
+  setup.registries = &registries;
+  setup.graph = &graph;
+  setup.workload = std::move(workload);
+  setup.recorder = &recorder;
+  setup.io = &io;
+  for (std::size_t c = 0; c < config.clusters.size(); ++c) {
+    model::ClusterId id{static_cast<std::uint16_t>(c)};
+    setup.storage_nic_bw_Bps.push_back(platform.storage_nic_bw_Bps(id, model::NodeId{0}));
+  }
+  setup.check_invariants = check_invariants;
+  return setup;
 }
 
 } // namespace
 
-Simulation::Impl::Impl(const config::Config& cfg, const policies::PolicyRegistries& registries,
-                       std::unique_ptr<workloads::WorkloadSource> source, metrics::Recorder& rec,
-                       SimulationOptions opts)
-    : config(cfg)
-    , faults(*cfg.faults)
-    , graph(cfg)
-    , platform(graph, cfg)
-    , io(platform, [this](const core::TransferDone& done) { post_transfer_done(done); })
-    , workload(std::move(source))
-    , recorder(rec)
-    , options(std::move(opts))
-    , failure_rng(cfg.seed, "engine/failures")
-    , recovery_rng(cfg.seed, "engine/recovery")
-    , launch_rng(cfg.seed, "engine/launch") {
-  policies::PolicyContext run_context{cfg.seed, ""};
-  checkpoint_policy = registries.checkpoints.create(faults.checkpoint.policy, run_context);
-  recovery_policy = registries.recoveries.create(faults.recovery.policy, run_context);
-  costs = costs_from(cfg);
-  for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
-    const auto& cc = cfg.clusters[c];
-    model::ClusterId id{static_cast<std::uint16_t>(c)};
-    policies::PolicyContext context{cfg.seed, cc.name};
-    ClusterRuntime runtime(model::ClusterView(shape_of(cc, id, graph.cluster(id))));
-    runtime.scheduler = registries.schedulers.create(cc.scheduler, context);
-    runtime.scheduler->set_placement(registries.placements.create(cc.placement, context));
-    runtime.jobs_on_node.resize(cc.nodes);
-    runtime.down_reasons.assign(cc.nodes, 0);
-    runtime.failure_generation.assign(cc.nodes, 0);
-    runtime.launch_latency = cc.launch_latency;
-    runtime.storage_bw_Bps = cc.storage.bw_Bps;
-    runtime.storage_nic_bw_Bps = platform.storage_nic_bw_Bps(id, model::NodeId{0});
-    clusters.push_back(std::move(runtime));
-  }
-  next_sample_s = cfg.output.timeseries_interval_s;
-  next_job = workload->next();
-  set_aside_spares();
-  start_failure_processes();
-}
+/// The SimGrid platform and I/O service, the SimGrid-free event loop, and the adaptor between them.
+struct Simulation::Impl {
+  Impl(const config::Config& cfg, const policies::PolicyRegistries& registries,
+       std::unique_ptr<workloads::WorkloadSource> workload, metrics::Recorder& rec, SimulationOptions options)
+      : config(cfg)
+      , graph(cfg)
+      , platform(graph, cfg)
+      , io(platform, [this](const core::TransferDone& done) { driver.post(done); })
+      , loop(loop_setup(cfg, registries, graph, platform, std::move(workload), rec, io, options.check_invariants))
+      , driver(platform, io, loop, std::move(options.on_progress)) {}
+
+  const config::Config& config;
+  topology::ClusterGraph graph;
+  Platform platform;
+  SimgridIo io;
+  core::EventLoop loop;
+  SimgridDriver driver;
+};
 
 Simulation::Simulation(const config::Config& config, const policies::PolicyRegistries& registries,
                        std::unique_ptr<workloads::WorkloadSource> workload, metrics::Recorder& recorder,
@@ -83,12 +60,22 @@ const PlatformSummary& Simulation::platform_summary() const {
   return impl_->platform.summary();
 }
 
-const Platform& Simulation::platform() const {
-  return impl_->platform;
-}
-
 RunResult Simulation::run() {
-  return impl_->run();
+  impl_->driver.run();
+  core::EventLoop& loop = impl_->loop;
+  loop.finish();
+  RunResult result;
+  result.end_time_s = loop.now_s();
+  result.jobs_submitted = loop.jobs_submitted();
+  result.jobs_recorded = loop.jobs_recorded();
+  result.jobs_rejected = loop.jobs_rejected();
+  result.instants = loop.instants();
+  for (std::size_t c = 0; c < impl_->config.clusters.size(); ++c) {
+    model::ClusterId cid{static_cast<std::uint16_t>(c)};
+    result.storage_bytes_written.push_back(impl_->io.bytes_moved(cid, core::IoDirection::WRITE));
+    result.storage_bytes_read.push_back(impl_->io.bytes_moved(cid, core::IoDirection::READ));
+  }
+  return result;
 }
 
 } // namespace acme::engine

@@ -12,8 +12,6 @@
 
 namespace acme::engine {
 
-class Platform;
-
 /// Progress of a run, reported now and then while it runs.
 struct Progress {
   double now_s = 0.0;
@@ -50,7 +48,6 @@ public:
   Simulation& operator=(const Simulation&) = delete;
 
   const PlatformSummary& platform_summary() const;
-  const Platform& platform() const;
   /// Runs to the end (every job finished or rejected). Rethrows a ConfigError raised on the way
   /// (a malformed trace row); the recorder then has not committed anything.
   RunResult run();

@@ -27,10 +27,16 @@ std::string_view to_string(Category category);
 /// "trace", "debug", "info", "warn", "error", "off"
 std::string_view to_string(Level level);
 
+/// `level` for every category.
+constexpr std::array<Level, CATEGORY_COUNT> all_at(Level level) {
+  std::array<Level, CATEGORY_COUNT> levels{};
+  levels.fill(level);
+  return levels;
+}
+
 /// The level of every category. The default is warnings only: a normal run prints nothing.
 struct LogLevels {
-  std::array<Level, CATEGORY_COUNT> levels{Level::WARN, Level::WARN, Level::WARN, Level::WARN,
-                                           Level::WARN, Level::WARN, Level::WARN};
+  std::array<Level, CATEGORY_COUNT> levels = all_at(Level::WARN);
 
   Level of(Category category) const { return levels[static_cast<std::size_t>(category)]; }
   friend bool operator==(const LogLevels&, const LogLevels&) = default;

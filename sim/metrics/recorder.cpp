@@ -134,7 +134,7 @@ void Recorder::on_sample(const ClusterSample& s) {
 }
 
 void Recorder::finish(const RunInfo& info) {
-  summary_json_ = summary_->render(options_, info, *faults_, *evals_);
+  std::string summary_json = summary_->render(options_, info, *faults_, *evals_);
   if (jobs_file_) {
     jobs_file_->write(jobs_buffer_);
     jobs_buffer_.clear();
@@ -146,7 +146,7 @@ void Recorder::finish(const RunInfo& info) {
   }
   write_file_atomically(options_.out_dir + "/timeseries.csv", timeseries_);
   write_file_atomically(options_.out_dir + "/runs.csv", faults_->runs_csv());
-  write_file_atomically(options_.out_dir + "/summary.json", summary_json_);
+  write_file_atomically(options_.out_dir + "/summary.json", summary_json);
 }
 
 } // namespace acme::metrics

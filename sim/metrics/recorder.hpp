@@ -53,8 +53,6 @@ public:
   /// The event trace (events.csv), or null when it is off: the engine's calls cost one branch then.
   EventTrace* events() { return events_.get(); }
   std::uint64_t jobs_recorded() const { return jobs_recorded_; }
-  /// The summary as written (available after finish()).
-  const std::string& summary_json() const { return summary_json_; }
 
 private:
   void append_job_row(const JobRecord& record);
@@ -70,7 +68,6 @@ private:
   std::unique_ptr<EvalStats> evals_;
   std::unique_ptr<EventTrace> events_;
   std::uint64_t jobs_recorded_ = 0;
-  std::string summary_json_;
   model::DateTimeFormatter date_formatter_;
 };
 

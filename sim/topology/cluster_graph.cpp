@@ -105,34 +105,6 @@ std::vector<model::NodeId> ClusterGraph::nodes_under(Vertex switch_vertex) const
   return out;
 }
 
-int ClusterGraph::hop_distance(model::ClusterId cluster, model::NodeId a, model::NodeId b) const {
-  const auto& cv = this->cluster(cluster);
-  Vertex source = cv.nodes.at(model::to_index(a));
-  Vertex target = cv.nodes.at(model::to_index(b));
-  std::vector<int> distance(boost::num_vertices(graph_), -1);
-  distance[source] = 0;
-  std::vector<Vertex> frontier{source};
-  // Breadth-first over switches only: nodes and storage do not forward traffic.
-  while (!frontier.empty() && distance[target] < 0) {
-    std::vector<Vertex> next;
-    for (Vertex v : frontier) {
-      for (auto [it, end] = boost::adjacent_vertices(v, graph_); it != end; ++it) {
-        if (distance[*it] >= 0) {
-          continue;
-        }
-        distance[*it] = distance[v] + 1;
-        VertexKind kind = graph_[*it].kind;
-        if (kind == VertexKind::LEAF || kind == VertexKind::SPINE) {
-          next.push_back(*it);
-        }
-      }
-    }
-    frontier = std::move(next);
-  }
-  // Links traversed minus one = switches crossed.
-  return distance[target] <= 0 ? 0 : distance[target] - 1;
-}
-
 std::size_t ClusterGraph::count(VertexKind kind) const {
   std::size_t n = 0;
   for (auto [it, end] = boost::vertices(graph_); it != end; ++it) {

@@ -71,8 +71,6 @@ public:
   std::uint32_t leaf_of(model::ClusterId cluster, model::NodeId node) const;
   /// Nodes that lose connectivity when `switch_vertex` (a LEAF or SPINE) fails, in node order.
   std::vector<model::NodeId> nodes_under(Vertex switch_vertex) const;
-  /// Switch hops between two nodes of one cluster (0 same node, 1 same leaf, 3 across the spine).
-  int hop_distance(model::ClusterId cluster, model::NodeId a, model::NodeId b) const;
   std::size_t count(VertexKind kind) const;
 
 private:

@@ -106,8 +106,8 @@ std::unique_ptr<WorkloadSource> with_evaluation(const WorkloadContext& ctx, std:
   settings.catalogue = catalogue_from(cfg, section["catalogue"]);
   settings.nodes = section.get_or("nodes", 1u, &config::Node::as_count);
   for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
-    settings.clusters.push_back(eval_cluster_shape(cfg, model::ClusterId{static_cast<std::uint16_t>(c)}));
-    settings.policies.push_back(make_eval_dispatch(cfg, section["dispatch"], cfg.clusters[c].name));
+    settings.clusters.push_back(eval_cluster_shape(ctx, model::ClusterId{static_cast<std::uint16_t>(c)}));
+    settings.policies.push_back(make_eval_dispatch(ctx, section["dispatch"], cfg.clusters[c].name));
   }
   return std::make_unique<EvalDispatchSource>(std::move(inner), std::move(settings));
 }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "policies/builtin.hpp"
+#include "sim/model/assert.hpp"
 #include "workloads/eval/dataset_catalogue.hpp"
 #include "workloads/list_source.hpp"
 
@@ -43,10 +43,7 @@ double model_params_of(const config::Node& node) {
   return params;
 }
 
-} // namespace
-
-policies::EvalClusterShape eval_cluster_shape(const config::Config& config, model::ClusterId id) {
-  const config::ClusterConfig& c = config.clusters.at(model::to_index(id));
+policies::EvalClusterShape shape_of(const config::ClusterConfig& c, model::ClusterId id) {
   policies::EvalClusterShape shape;
   shape.id = id;
   shape.gpus_per_node = std::max(1u, c.gpus_per_node);
@@ -64,19 +61,28 @@ policies::EvalClusterShape eval_cluster_shape(const config::Config& config, mode
   return shape;
 }
 
-const policies::Registry<policies::EvalDispatch>& eval_dispatch_registry() {
-  static const policies::Registry<policies::EvalDispatch> registry = [] {
-    policies::Registry<policies::EvalDispatch> r{"eval dispatch policy"};
-    policies::register_builtin_eval_dispatch(r);
-    return r;
-  }();
-  return registry;
+} // namespace
+
+std::vector<policies::EvalClusterShape> eval_cluster_shapes(const config::Config& config) {
+  std::vector<policies::EvalClusterShape> out;
+  for (std::size_t c = 0; c < config.clusters.size(); ++c) {
+    out.push_back(shape_of(config.clusters[c], model::ClusterId{static_cast<std::uint16_t>(c)}));
+  }
+  return out;
 }
 
-std::unique_ptr<policies::EvalDispatch> make_eval_dispatch(const config::Config& config, const config::Node& node,
+const policies::EvalClusterShape& eval_cluster_shape(const WorkloadContext& context, model::ClusterId id) {
+  ACME_ASSERT(model::to_index(id) < context.eval_clusters.size(),
+              "an evaluation workload needs WorkloadContext::eval_clusters (eval_cluster_shapes)");
+  return context.eval_clusters[model::to_index(id)];
+}
+
+std::unique_ptr<policies::EvalDispatch> make_eval_dispatch(const WorkloadContext& context, const config::Node& node,
                                                            const std::string& cluster) {
+  ACME_ASSERT(context.eval_dispatches != nullptr,
+              "an evaluation workload needs WorkloadContext::eval_dispatches (the run's dispatch registry)");
   config::PolicySpec spec = config::parse_policy(node, "eval dispatch", "coupled");
-  return eval_dispatch_registry().create(spec, policies::PolicyContext{config.seed, cluster});
+  return context.eval_dispatches->create(spec, policies::PolicyContext{context.config->seed, cluster});
 }
 
 std::unique_ptr<WorkloadSource> make_eval_request_workload(const WorkloadContext& ctx, const config::Node& section) {
@@ -84,7 +90,7 @@ std::unique_ptr<WorkloadSource> make_eval_request_workload(const WorkloadContext
   const config::Config& cfg = *ctx.config;
   policies::EvalRequest request;
   request.batch = REQUEST_BATCH;
-  request.cluster = eval_cluster_shape(cfg, pick_cluster(cfg, section["cluster"]));
+  request.cluster = eval_cluster_shape(ctx, pick_cluster(cfg, section["cluster"]));
   request.name = section["name"].is_defined() ? section["name"].as_string() : "eval";
   if (request.name.find(',') != std::string::npos) {
     section["name"].fail("expected a name without commas (it prefixes job names in jobs.csv)");
@@ -103,7 +109,7 @@ std::unique_ptr<WorkloadSource> make_eval_request_workload(const WorkloadContext
     }
   }
   const std::string& cluster_name = cfg.clusters.at(model::to_index(request.cluster.id)).name;
-  auto policy = make_eval_dispatch(cfg, section["dispatch"], cluster_name);
+  auto policy = make_eval_dispatch(ctx, section["dispatch"], cluster_name);
   return std::make_unique<ListSource>(policy->dispatch(request));
 }
 

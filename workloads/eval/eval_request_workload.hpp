@@ -13,13 +13,16 @@ namespace acme::workloads::eval {
 /// Name of the user that submits evaluation requests of `kind: eval_request`.
 inline constexpr const char* EVAL_REQUEST_USER = "evaluator";
 
-/// What dispatch needs to know about cluster `id` of the config.
-policies::EvalClusterShape eval_cluster_shape(const config::Config& config, model::ClusterId id);
-/// The dispatch policy a config's `dispatch:` names (an unknown name fails with the accepted ones).
-std::unique_ptr<policies::EvalDispatch> make_eval_dispatch(const config::Config& config, const config::Node& node,
+/// What dispatch needs to know about each cluster of the config (by cluster id), from its platform: GPUs and
+/// nodes, GPU memory, CPU cores per GPU, and one node's path to remote storage (its storage NICs, else its
+/// compute NICs, capped by the storage system). For callers that build a WorkloadContext.
+std::vector<policies::EvalClusterShape> eval_cluster_shapes(const config::Config& config);
+/// The dispatch policy a config's `dispatch:` names, from the context's registry (an unknown name fails with
+/// the accepted ones).
+std::unique_ptr<policies::EvalDispatch> make_eval_dispatch(const WorkloadContext& context, const config::Node& node,
                                                            const std::string& cluster);
-/// Registry of the built-in dispatch policies (policies/eval).
-const policies::Registry<policies::EvalDispatch>& eval_dispatch_registry();
+/// The context's shape of cluster `id`.
+const policies::EvalClusterShape& eval_cluster_shape(const WorkloadContext& context, model::ClusterId id);
 
 /// The `kind: eval_request` workload: one evaluation request (the paper's study: a 7B model on 63
 /// datasets on N nodes), dispatched by a policy into jobs that are all submitted at `at`.

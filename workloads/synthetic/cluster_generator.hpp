@@ -21,8 +21,6 @@ public:
   ClusterGenerator& operator=(const ClusterGenerator&) = delete;
 
   std::optional<GeneratedJob> next();
-  const ClusterModel& get_model() const { return model_; }
-  const ClusterPlan& get_plan() const { return plan_; }
 
 private:
   ClusterModel model_;

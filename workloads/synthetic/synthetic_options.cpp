@@ -144,10 +144,6 @@ double SyntheticOptions::end_unix_s() const {
   return start_unix_s + days * model::SECONDS_PER_DAY;
 }
 
-const std::vector<std::string>& synthetic_keys() {
-  return KEYS;
-}
-
 SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config::Node& section) {
   section.expect_keys(KEYS);
   SyntheticOptions o;

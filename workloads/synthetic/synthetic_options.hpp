@@ -41,7 +41,4 @@ struct SyntheticOptions {
 /// Validates the section (every key known, values in range, clusters present). Throws ConfigError.
 SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config::Node& section);
 
-/// Keys accepted in the section.
-const std::vector<std::string>& synthetic_keys();
-
 } // namespace acme::workloads::synthetic

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/csv/csv_reader.hpp"
 #include "sim/metrics/event_trace.hpp"
 #include "sim/metrics/recorder.hpp"
 #include <unistd.h>
@@ -122,6 +123,18 @@ TEST_CASE("metrics::event_trace: CSV quoting of names and details", "[metrics][e
   std::string cell;
   append_csv_cell(cell, "");
   CHECK(cell.empty());
+}
+
+TEST_CASE("metrics::event_trace: quoted cells read back with the project's CSV reader", "[metrics][event_trace]") {
+  std::vector<std::string> cells{"a,b", "say \"hi\"", "plain", "", "\"leading quote", "trailing,"};
+  std::string line;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i > 0) {
+      line += ',';
+    }
+    append_csv_cell(line, cells[i]);
+  }
+  CHECK(csv::split_line(line) == cells);
 }
 
 TEST_CASE("metrics::event_trace: times have six fixed decimals", "[metrics][event_trace]") {

@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "policies/builtin.hpp"
+#include "sim/model/assert.hpp"
 #include "sim/model/error.hpp"
 #include "tests/unit/error_of.hpp"
 #include "workloads/eval/dataset_catalogue.hpp"
@@ -44,10 +46,21 @@ std::vector<model::JobSpec> drain(workloads::WorkloadSource& source) {
   return out;
 }
 
+/// The dispatch policies a run passes to its workload.
+const policies::Registry<policies::EvalDispatch>& dispatches() {
+  static const policies::PolicyRegistries registries = policies::make_builtin_registries();
+  return registries.eval_dispatches;
+}
+
+/// A workload context as the run builds it: the run's registry, the shapes of the config's clusters.
+workloads::WorkloadContext context_of(const config::Config& cfg, model::NameTable& users) {
+  return {&cfg, &users, &dispatches(), workloads::eval::eval_cluster_shapes(cfg)};
+}
+
 std::vector<model::JobSpec> run_workload(const std::string& workload) {
   config::Config cfg = config_with(workload);
   model::NameTable users;
-  auto source = workloads::make_workload({&cfg, &users});
+  auto source = workloads::make_workload(context_of(cfg, users));
   return drain(*source);
 }
 
@@ -180,7 +193,9 @@ TEST_CASE("workloads::eval decorator: each generated batch becomes one dispatche
   workloads::eval::EvalSettings settings;
   settings.catalogue = parse_catalogue(std::string(HEADER) + "a,1,10,100,5\nb,1,10,200,5\nc,1,10,300,5\n", "c.csv");
   settings.clusters.push_back(policies::EvalClusterShape{});
-  settings.policies.push_back(workloads::eval::make_eval_dispatch(cfg, cfg.root["evaluation"]["dispatch"], "seren"));
+  model::NameTable users;
+  settings.policies.push_back(
+      workloads::eval::make_eval_dispatch(context_of(cfg, users), cfg.root["evaluation"]["dispatch"], "seren"));
   workloads::eval::EvalDispatchSource source(std::make_unique<ListSource>(inner), std::move(settings));
   auto out = drain(source);
   REQUIRE(out.size() == 6); // sft-1, 3 trials of batch 7, sft-4, 1 trial of batch 8
@@ -201,18 +216,19 @@ TEST_CASE("workloads::eval decorator: each generated batch becomes one dispatche
 
 TEST_CASE("workloads::eval decorator: the evaluation section wraps a workload, bad keys fail located",
           "[workloads][eval]") {
-  REQUIRE_THAT(
-      error_of([] {
-        config::Config cfg = config_with("workload: {kind: trace, path: none.csv}\nevaluation: {dispach: coupled}\n");
-        model::NameTable users;
-        workloads::eval::with_evaluation({&cfg, &users}, std::make_unique<ListSource>(std::vector<model::JobSpec>{}));
-      }),
-      Contains("unknown key \"dispach\"; expected one of: dispatch, catalogue, nodes"));
+  REQUIRE_THAT(error_of([] {
+                 config::Config cfg =
+                     config_with("workload: {kind: trace, path: none.csv}\nevaluation: {dispach: coupled}\n");
+                 model::NameTable users;
+                 workloads::eval::with_evaluation(context_of(cfg, users),
+                                                  std::make_unique<ListSource>(std::vector<model::JobSpec>{}));
+               }),
+               Contains("unknown key \"dispach\"; expected one of: dispatch, catalogue, nodes"));
   config::Config plain = config_with("workload: {kind: trace, path: none.csv}\n");
   model::NameTable users;
   auto inner = std::make_unique<ListSource>(std::vector<model::JobSpec>{});
   auto* raw = inner.get();
-  REQUIRE(workloads::eval::with_evaluation({&plain, &users}, std::move(inner)).get() == raw);
+  REQUIRE(workloads::eval::with_evaluation({&plain, &users}, std::move(inner)).get() == raw); // needs no registry
 }
 
 TEST_CASE("workloads::eval tags: one request id per batch, unique across clusters, positions in the batch",
@@ -240,4 +256,25 @@ TEST_CASE("workloads::eval tags: one request id per batch, unique across cluster
   REQUIRE(jobs[4].dataset == 0);
   REQUIRE(jobs[5].eval_batch != jobs[4].eval_batch); // same run and checkpoint number, other cluster
   REQUIRE(jobs[0].eval_batch != 0);
+}
+
+TEST_CASE("workloads::eval context: dispatch takes the caller's registry and cluster shapes", "[workloads][eval]") {
+  config::Config cfg = config_with("workload: {kind: eval_request, datasets: [mmlu], dispatch: {name: coupled}}\n");
+  auto shapes = workloads::eval::eval_cluster_shapes(cfg);
+  REQUIRE(shapes.size() == 1);
+  REQUIRE(shapes[0].nodes == 4);
+  REQUIRE(shapes[0].gpus_per_node == 8);
+  REQUIRE(shapes[0].storage_read_Bps == Approx(25e9 / 8)); // the dedicated storage NIC, not the compute NICs
+  model::NameTable users;
+  SECTION("without a registry the run is a programming error, not bad input") {
+    REQUIRE_THROWS_AS(workloads::make_workload({&cfg, &users}), InternalError);
+  }
+  SECTION("the shape given is the shape used") {
+    workloads::WorkloadContext ctx = context_of(cfg, users);
+    ctx.eval_clusters[0].nodes = 1;
+    config::Config two = config_with("workload: {kind: eval_request, nodes: 2}\n");
+    ctx.config = &two;
+    REQUIRE_THAT(error_of([&] { workloads::make_workload(ctx); }),
+                 Contains("workload.nodes: expected at most 1 nodes (the cluster's)"));
+  }
 }

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "policies/checkpoint/checkpoint_policy.hpp"
+#include "sim/config/faults.hpp"
+#include "sim/core/cluster_runtime.hpp"
+#include "sim/core/io_service.hpp"
+#include "sim/core/job_control.hpp"
+#include "sim/core/timer_service.hpp"
+#include "sim/model/rng.hpp"
+
+namespace acme::core {
+
+/// Costs the checkpoint model takes from the calibration.
+struct CheckpointCosts {
+  double d2h_Bps = 0.0;        ///< device-to-host copy per GPU (pinned memory), for async snapshots
+  double h2d_Bps = 0.0;        ///< host-to-device per GPU, after reading a checkpoint back
+  double async_slowdown = 0.0; ///< share of compute lost while a background persist runs
+};
+
+/// A job's computation and its checkpoints: computing segments between checkpoints, synchronous
+/// writes or asynchronous snapshots persisted in the background through the contended storage path,
+/// restores after a restart, saves on preemption, rollback to the last persisted checkpoint on a
+/// failure. Its state is each job's CheckpointState.
+///
+/// Progress is in seconds of computation (the job's recorded service time is its work W). A
+/// checkpoint persists the progress made when it started.
+class CheckpointModel {
+public:
+  /// `stall_rng` draws the fallback save and restore costs of jobs without a checkpoint model.
+  CheckpointModel(const config::FaultConfig& faults, const policies::CheckpointPolicy& policy, CheckpointCosts costs,
+                  TimerService& timer, IoService& io, JobTable& table, JobControl& control, model::Rng& stall_rng);
+
+  const CheckpointCosts& costs() const { return costs_; }
+  /// A job enters the system: its work, whether the model applies, the size of its checkpoints.
+  void admit(JobRuntime& job, const model::JobSpec& spec) const;
+  /// First estimates of C and R once the job holds nodes, until measured: the transfer alone at
+  /// the bottleneck of the storage path.
+  void estimate_costs(JobRuntime& job);
+  /// The job was launched: it reads its checkpoint back first when it has one, then computes.
+  void resume(model::JobId id, JobRuntime& job);
+  /// SegmentEnded: the work is done, or a checkpoint is due.
+  void on_segment_end(model::JobId id, JobRuntime& job);
+  /// StallEnded: a snapshot copy, a restore's device copy or a fallback save or restore is over.
+  void on_stall_end(model::JobId id, JobRuntime& job);
+  /// A transfer of the job ended (a write, a persist, a restore read or a save); stale ones are ignored.
+  void on_transfer_done(model::JobId id, JobRuntime& job, const TransferDone& done);
+  /// Brings the progress of a computing job up to now (before it is interrupted).
+  void stop_progress(JobRuntime& job) const;
+  /// Drops the job's transfers in flight.
+  void cancel_transfers(JobRuntime& job);
+  /// A failure: the job falls back to its last persisted checkpoint (progress already stopped).
+  void roll_back(JobRuntime& job, double gpu_share) const;
+  /// A preempted job (progress stopped, transfers cancelled) saves first when configured, and its
+  /// attempt ends once saved; otherwise it loses its unsaved progress and the attempt ends now.
+  void preempt(model::JobId id, JobRuntime& job);
+
+private:
+  void begin_compute(model::JobId id, JobRuntime& job);
+  void begin_checkpoint(model::JobId id, JobRuntime& job);
+  void begin_snapshot(model::JobId id, JobRuntime& job);
+  void on_persist_done(model::JobId id, JobRuntime& job, const TransferDone& done);
+  void saved(model::JobId id, JobRuntime& job);
+  double interval_s(const JobRuntime& job, const model::JobSpec& spec) const;
+  double mtbf_s(const JobRuntime& job) const;
+  TransferId start_transfer(model::JobId id, JobRuntime& job, IoDirection direction);
+  void schedule_stall(model::JobId id, const JobRuntime& job, double stall_s);
+
+  const config::FaultConfig& faults_;
+  const policies::CheckpointPolicy& policy_;
+  CheckpointCosts costs_;
+  TimerService& timer_;
+  IoService& io_;
+  JobTable& table_;
+  JobControl& control_;
+  model::Rng& stall_rng_;
+};
+
+} // namespace acme::core

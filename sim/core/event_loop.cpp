@@ -1,0 +1,256 @@
+#include "sim/core/event_loop.hpp"
+
+#include <limits>
+#include <utility>
+
+#include "sim/config/calibration.hpp"
+#include "sim/model/assert.hpp"
+
+namespace acme::core {
+namespace {
+constexpr double NEVER = std::numeric_limits<double>::infinity();
+constexpr int MAX_ROUNDS_PER_INSTANT = 1 << 20;
+
+model::ClusterShape shape_of(const config::ClusterConfig& c, model::ClusterId id,
+                             const topology::ClusterVertices& vertices) {
+  model::ClusterShape shape;
+  shape.id = id;
+  shape.name = c.name;
+  shape.nodes = c.nodes;
+  shape.gpus_per_node = c.gpus_per_node;
+  shape.gpus_of_node = c.gpus_of_node;
+  shape.cpu_pool_cores = c.nodes * c.cpu_job_cores_per_node;
+  shape.leaf_of_node = vertices.leaf_of_node;
+  shape.leaves = static_cast<std::uint32_t>(vertices.leaves.size());
+  shape.utc_offset_s = c.utc_offset_s;
+  return shape;
+}
+
+/// Costs of the checkpoint model, from the run's calibration (`calibration:`; default: the A100
+/// spec, configs/calibration/a100-spec.yaml). When every GPU of a node copies at once, the two GPUs
+/// under each PCIe switch share its link (`checkpoint.gpus_per_pcie_switch`).
+CheckpointCosts costs_from(const config::Config& config) {
+  config::Calibration cal = config::load_calibration(config.root["calibration"], config.base_dir);
+  double share = config.faults->checkpoint.gpus_per_pcie_switch;
+  return CheckpointCosts{cal.d2h_pinned_bw_Bps / share, cal.h2d_pinned_bw_Bps / share,
+                         cal.async_compute_slowdown_fraction};
+}
+
+/// The clusters with their schedulers and placement policies, no jobs yet.
+JobTable make_table(const LoopSetup& setup) {
+  const config::Config& cfg = *setup.config;
+  JobTable table;
+  for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
+    const auto& cc = cfg.clusters[c];
+    model::ClusterId id{static_cast<std::uint16_t>(c)};
+    policies::PolicyContext context{cfg.seed, cc.name};
+    ClusterRuntime runtime(model::ClusterView(shape_of(cc, id, setup.graph->cluster(id))));
+    runtime.scheduler = setup.registries->schedulers.create(cc.scheduler, context);
+    runtime.scheduler->set_placement(setup.registries->placements.create(cc.placement, context));
+    runtime.jobs_on_node.resize(cc.nodes);
+    runtime.launch_latency = cc.launch_latency;
+    runtime.storage_bw_Bps = cc.storage.bw_Bps;
+    runtime.storage_nic_bw_Bps = setup.storage_nic_bw_Bps.at(c);
+    table.clusters.push_back(std::move(runtime));
+  }
+  return table;
+}
+
+std::vector<FailureShape> failure_shapes(const config::Config& cfg, const topology::ClusterGraph& graph) {
+  std::vector<FailureShape> shapes;
+  for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
+    FailureShape shape;
+    shape.nodes = cfg.clusters[c].nodes;
+    for (topology::Vertex leaf : graph.cluster(model::ClusterId{static_cast<std::uint16_t>(c)}).leaves) {
+      shape.nodes_of_leaf.push_back(graph.nodes_under(leaf));
+    }
+    shapes.push_back(std::move(shape));
+  }
+  return shapes;
+}
+
+std::vector<const model::ClusterView*> views_of(const JobTable& table) {
+  std::vector<const model::ClusterView*> views;
+  for (const auto& c : table.clusters) {
+    views.push_back(&c.view);
+  }
+  return views;
+}
+
+} // namespace
+
+EventLoop::EventLoop(LoopSetup setup)
+    : config_(*setup.config)
+    , workload_(std::move(setup.workload))
+    , recorder_(*setup.recorder)
+    , check_invariants_(setup.check_invariants)
+    , failure_rng_(config_.seed, "engine/failures")
+    , recovery_rng_(config_.seed, "engine/recovery")
+    , launch_rng_(config_.seed, "engine/launch")
+    , checkpoint_policy_(setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, ""}))
+    , recovery_policy_(setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, ""}))
+    , table_(make_table(setup))
+    , nodes_(table_, *setup.io)
+    , lifecycle_(*config_.faults, queue_, *setup.io, table_, nodes_, recorder_, launch_rng_)
+    , checkpoint_(*config_.faults, *checkpoint_policy_, costs_from(config_), queue_, *setup.io, table_, lifecycle_,
+                  launch_rng_)
+    , plans_(queue_, *setup.io, table_, lifecycle_, checkpoint_.costs().h2d_Bps)
+    , recovery_(*config_.faults, *recovery_policy_, queue_, *setup.io, table_, lifecycle_, nodes_, recovery_rng_,
+                workload_->epoch_unix_s())
+    , failures_(config_.faults->failures, failure_shapes(config_, *setup.graph), queue_, failure_rng_, nodes_,
+                lifecycle_)
+    , sampler_(config_.output.timeseries_interval_s, views_of(table_),
+               [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }) {
+  lifecycle_.attach({&checkpoint_, &plans_, &recovery_});
+  next_job_ = workload_->next();
+  recovery_.set_aside_spares();
+  const std::string& trace = config_.faults->failures.trace_path;
+  failures_.start(trace.empty() ? std::vector<FailureTraceRow>{}
+                                : load_failure_trace(config_.resolve_path(trace), config_, workload_->epoch_unix_s()));
+}
+
+double EventLoop::next_time_s() const {
+  if (table_.jobs.empty() && !next_job_) {
+    return NEVER; // only failure and repair processes are left: the run is over
+  }
+  double t = queue_.next_time_s();
+  if (next_job_ && next_job_->submit_time_s < t) {
+    t = next_job_->submit_time_s;
+  }
+  return t;
+}
+
+void EventLoop::process_instant(double now_s) {
+  queue_.advance_to(now_s);
+  for (auto& c : table_.clusters) {
+    c.view.set_now(now_s);
+  }
+  sampler_.sample_until(now_s, false);
+  for (int round = 0; round < MAX_ROUNDS_PER_INSTANT; ++round) {
+    while (queue_.has_due()) {
+      dispatch(queue_.pop());
+    }
+    take_submissions(now_s);
+    recovery_.restart_awaiting_jobs();
+    run_schedulers();
+    if (!queue_.has_due() && !plans_.has_spawned()) {
+      break;
+    }
+  }
+  ++instants_;
+  if (check_invariants_) {
+    check_invariants();
+  }
+}
+
+void EventLoop::finish() {
+  sampler_.sample_until(queue_.now_s(), true);
+  ACME_ASSERT(table_.jobs.empty(), "every submitted job is accounted for");
+}
+
+void EventLoop::dispatch(const EngineEvent& event) {
+  std::visit([this](const auto& e) { on(e); }, event);
+}
+
+// One handler per event. A job event of a stage the job has left (or of a job that ended) is dropped.
+
+void EventLoop::on(const JobLaunched& e) {
+  if (JobRuntime* job = table_.live(e.job, e.generation)) {
+    lifecycle_.on_launched(e.job, *job);
+  }
+}
+
+void EventLoop::on(const SegmentEnded& e) {
+  if (JobRuntime* job = table_.live(e.job, e.generation)) {
+    checkpoint_.on_segment_end(e.job, *job);
+  }
+}
+
+void EventLoop::on(const StallEnded& e) {
+  if (JobRuntime* job = table_.live(e.job, e.generation)) {
+    checkpoint_.on_stall_end(e.job, *job);
+  }
+}
+
+void EventLoop::on(const StepEnded& e) {
+  if (JobRuntime* job = table_.live(e.job, e.generation)) {
+    plans_.on_step_end(e.job, *job, e.lane);
+  }
+}
+
+void EventLoop::on(const JobRecovered& e) {
+  if (JobRuntime* job = table_.live(e.job, e.generation)) {
+    recovery_.on_recovered(e.job, *job);
+  }
+}
+
+void EventLoop::on(const HangNoticed& e) {
+  if (JobRuntime* job = table_.live(e.job, e.generation)) {
+    recovery_.on_hang_noticed(e.job, *job, e.requeue_at_s);
+  }
+}
+
+void EventLoop::on(const TransferDone& e) {
+  lifecycle_.on_transfer_done(e);
+}
+
+void EventLoop::on(const NodeFailed& e) {
+  failures_.on(e);
+}
+
+void EventLoop::on(const NodeRepaired& e) {
+  failures_.on(e);
+}
+
+void EventLoop::on(const LeafFailed& e) {
+  failures_.on(e);
+}
+
+void EventLoop::on(const LeafRepaired& e) {
+  failures_.on(e);
+}
+
+void EventLoop::on(const TracedFailure& e) {
+  failures_.on(e);
+}
+
+void EventLoop::take_submissions(double now_s) {
+  for (auto& spec : plans_.take_spawned()) {
+    lifecycle_.submit(std::move(spec)); // follow-up jobs of task plans (e.g. metric jobs)
+  }
+  while (next_job_ && next_job_->submit_time_s <= now_s) {
+    model::JobSpec spec = std::move(*next_job_);
+    next_job_ = workload_->next();
+    lifecycle_.submit(std::move(spec));
+  }
+}
+
+void EventLoop::run_schedulers() {
+  for (auto& cluster : table_.clusters) {
+    if (cluster.pending.empty()) {
+      continue;
+    }
+    events_scratch_.swap(cluster.pending); // reuse the vectors' storage from instant to instant
+    cluster.pending.clear();
+    std::vector<model::Decision> decisions = cluster.scheduler->on_events(events_scratch_, cluster.view);
+    for (const auto& decision : decisions) {
+      lifecycle_.apply(cluster, decision);
+    }
+  }
+}
+
+void EventLoop::check_invariants() const {
+  for (const auto& cluster : table_.clusters) {
+    std::uint64_t allocated_milli = 0; // fractional jobs hold shares of GPUs
+    for (const auto& [id, entry] : cluster.view.jobs()) {
+      for (const auto& share : entry.placement) {
+        allocated_milli += model::share_milli(share);
+      }
+    }
+    ACME_ASSERT(allocated_milli == cluster.view.allocated_gpu_milli(),
+                "allocated GPUs match the running jobs' placements");
+    ACME_ASSERT(cluster.view.busy_gpus() <= cluster.view.total_gpus(), "GPUs are never over-allocated");
+  }
+}
+
+} // namespace acme::core

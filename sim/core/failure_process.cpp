@@ -1,0 +1,123 @@
+#include "sim/core/failure_process.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "sim/model/units.hpp"
+
+namespace acme::core {
+
+FailureProcess::FailureProcess(const config::FailureConfig& config, std::vector<FailureShape> clusters,
+                               TimerService& timer, model::Rng& rng, NodeAvailability& nodes, FailureHooks& hooks)
+    : config_(config)
+    , clusters_(std::move(clusters))
+    , timer_(timer)
+    , rng_(rng)
+    , nodes_(nodes)
+    , hooks_(hooks) {
+  for (const auto& c : clusters_) {
+    generation_.emplace_back(c.nodes, 0);
+  }
+}
+
+void FailureProcess::start(const std::vector<FailureTraceRow>& trace) {
+  for (const FailureTraceRow& f : trace) {
+    timer_.schedule(std::max(f.time_s, timer_.now_s()), TracedFailure{f.cluster, f.node, f.category});
+  }
+  if (!config_.enabled) {
+    return;
+  }
+  for (std::size_t c = 0; c < clusters_.size(); ++c) {
+    model::ClusterId cid{static_cast<std::uint16_t>(c)};
+    for (std::uint32_t n = 0; n < clusters_[c].nodes; ++n) {
+      draw_next_failure(cid, n);
+    }
+    for (std::uint32_t l = 0; config_.leaf_rate_per_switch_day > 0.0 && l < clusters_[c].nodes_of_leaf.size(); ++l) {
+      draw_next_leaf_failure(cid, l);
+    }
+  }
+}
+
+void FailureProcess::draw_next_failure(model::ClusterId cluster, std::uint32_t node) {
+  if (!config_.enabled) {
+    return;
+  }
+  double rate = config_.node_rate_per_day() / model::SECONDS_PER_DAY;
+  if (rate <= 0.0) {
+    return;
+  }
+  std::uint32_t& generation = generation_[model::to_index(cluster)][node];
+  ++generation;
+  timer_.schedule(timer_.now_s() + rng_.exponential(1.0 / rate), NodeFailed{cluster, node, generation});
+}
+
+void FailureProcess::draw_next_leaf_failure(model::ClusterId cluster, std::uint32_t leaf) {
+  double rate = config_.leaf_rate_per_switch_day / model::SECONDS_PER_DAY;
+  timer_.schedule(timer_.now_s() + rng_.exponential(1.0 / rate), LeafFailed{cluster, leaf});
+}
+
+std::uint32_t FailureProcess::draw_category() {
+  // Proportional to the categories' rates.
+  double pick = rng_.uniform() * config_.node_rate_per_day();
+  std::uint32_t category = 0;
+  for (; category + 1 < config_.categories.size(); ++category) {
+    pick -= config_.categories[category].rate_per_node_day;
+    if (pick < 0.0) {
+      break;
+    }
+  }
+  return category;
+}
+
+void FailureProcess::on(const NodeFailed& event) {
+  if (generation_[model::to_index(event.cluster)][event.node] != event.generation) {
+    return; // drawn before the node's last failure: its process restarted at the repair
+  }
+  std::uint32_t category = draw_category();
+  if (nodes_.is_down(event.cluster, event.node)) {
+    draw_next_failure(event.cluster, event.node); // down for another reason (its switch): the process goes on
+    return;
+  }
+  fail_node(event.cluster, event.node, category);
+}
+
+void FailureProcess::on(const TracedFailure& event) {
+  fail_node(event.cluster, event.node, event.category);
+}
+
+void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) {
+  if (nodes_.is_down(cluster, node)) {
+    return; // already down (a traced failure of a node under repair)
+  }
+  // Fail the jobs first (cancelling their transfers), then power the node off.
+  hooks_.fail_node_jobs(cluster, node, category);
+  nodes_.down(cluster, node);
+  double repair = config_.categories[category].repair.sample(rng_);
+  if (config_.isolated_until_operator) {
+    repair += config_.operator_return.sample(rng_);
+  }
+  ++generation_[model::to_index(cluster)][node]; // its random failure process restarts after the repair
+  timer_.schedule(timer_.now_s() + repair, NodeRepaired{cluster, node});
+}
+
+void FailureProcess::on(const NodeRepaired& event) {
+  draw_next_failure(event.cluster, event.node); // a failed node fails again only once back in service
+  hooks_.node_repaired(event.cluster, event.node);
+}
+
+void FailureProcess::on(const LeafFailed& event) {
+  for (model::NodeId node : clusters_[model::to_index(event.cluster)].nodes_of_leaf.at(event.leaf)) {
+    hooks_.fail_switch_jobs(event.cluster, model::to_index(node), switch_category());
+    nodes_.down(event.cluster, model::to_index(node));
+  }
+  timer_.schedule(timer_.now_s() + config_.leaf_repair.sample(rng_), LeafRepaired{event.cluster, event.leaf});
+}
+
+void FailureProcess::on(const LeafRepaired& event) {
+  for (model::NodeId node : clusters_[model::to_index(event.cluster)].nodes_of_leaf.at(event.leaf)) {
+    nodes_.up(event.cluster, model::to_index(node));
+  }
+  draw_next_leaf_failure(event.cluster, event.leaf);
+}
+
+} // namespace acme::core

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/config/faults.hpp"
+#include "sim/core/failure_trace.hpp"
+#include "sim/core/node_availability.hpp"
+#include "sim/core/timer_service.hpp"
+#include "sim/model/rng.hpp"
+
+namespace acme::core {
+
+/// What a failure does to the jobs (JobLifecycle implements it; tests fake it).
+class FailureHooks {
+public:
+  virtual ~FailureHooks() = default;
+  /// A node failed (before it goes down): the jobs running on it fail with `category`.
+  virtual void fail_node_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) = 0;
+  /// The node's leaf switch failed: its running jobs fail, unless a failure hit them this instant.
+  virtual void fail_switch_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) = 0;
+  /// A failed node is repaired: it comes back into service (or refills the spare pool).
+  virtual void node_repaired(model::ClusterId cluster, std::uint32_t node) = 0;
+};
+
+/// A cluster's shape as the failure process sees it.
+struct FailureShape {
+  std::uint32_t nodes = 0;
+  std::vector<std::vector<model::NodeId>> nodes_of_leaf; ///< the nodes under each leaf switch
+};
+
+/// Infrastructure failures: per node, a random failure process by category (exponential times at
+/// the categories' total rate), repairs, leaf switch outages that take their nodes down, and the
+/// failures of a failure trace. A failed node fails again only once repaired.
+class FailureProcess {
+public:
+  FailureProcess(const config::FailureConfig& config, std::vector<FailureShape> clusters, TimerService& timer,
+                 model::Rng& rng, NodeAvailability& nodes, FailureHooks& hooks);
+
+  /// Schedules the trace's failures and the first draws of every node and leaf switch.
+  void start(const std::vector<FailureTraceRow>& trace);
+  void on(const NodeFailed& event);
+  void on(const NodeRepaired& event);
+  void on(const LeafFailed& event);
+  void on(const LeafRepaired& event);
+  void on(const TracedFailure& event);
+  /// The failure category of switch outages (after the node categories).
+  std::uint32_t switch_category() const { return static_cast<std::uint32_t>(config_.categories.size()); }
+
+private:
+  void draw_next_failure(model::ClusterId cluster, std::uint32_t node);
+  void draw_next_leaf_failure(model::ClusterId cluster, std::uint32_t leaf);
+  void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category);
+  std::uint32_t draw_category();
+
+  const config::FailureConfig& config_;
+  std::vector<FailureShape> clusters_;
+  TimerService& timer_;
+  model::Rng& rng_;
+  NodeAvailability& nodes_;
+  FailureHooks& hooks_;
+  std::vector<std::vector<std::uint32_t>> generation_; ///< per cluster, per node: invalidates older draws
+};
+
+} // namespace acme::core

@@ -1,0 +1,39 @@
+#include "sim/core/job_accounting.hpp"
+
+#include "sim/core/job_runtime.hpp"
+
+namespace acme::core {
+
+void JobAccounting::count_failure(std::uint32_t category, std::size_t categories) {
+  if (failures.empty()) {
+    failures.assign(categories + 1, 0); // + switch failures
+  }
+  ++failures.at(category);
+}
+
+metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntime& job, double end_s,
+                                   model::JobState state, model::RejectReason reason) {
+  const JobAccounting& a = job.accounting;
+  metrics::JobRecord r;
+  r.spec = &entry.spec;
+  r.first_start_s = a.first_start_s;
+  r.end_s = end_s;
+  r.state = state;
+  r.attempts = a.attempts;
+  r.reject = reason;
+  r.gpu_seconds = a.gpu_seconds;
+  r.leaves = job.leaves;
+  r.nodes = job.nodes;
+  r.work_s = job.checkpoint.progress_s;
+  r.stall_s = a.stall_s;
+  r.restore_s = a.restore_s;
+  r.lost_work_s = a.lost_work_s;
+  r.lost_gpu_s = a.lost_gpu_s;
+  r.checkpoints = a.checkpoints;
+  r.preemptions = a.preemptions;
+  r.failures = a.failures;
+  r.gpu_busy_s = a.gpu_busy_s;
+  return r;
+}
+
+} // namespace acme::core

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/metrics/job_record.hpp"
+#include "sim/model/cluster_view.hpp"
+#include "sim/model/job.hpp"
+
+namespace acme::core {
+
+struct JobRuntime;
+
+/// What a job cost and suffered over all its attempts: what its row of jobs.csv reports.
+struct JobAccounting {
+  std::uint32_t attempts = 0; ///< times it started (a restart in place counts)
+  double first_start_s = model::UNKNOWN_TIME_S;
+  double gpu_seconds = 0.0; ///< GPU time allocated, all attempts
+  double stall_s = 0.0;     ///< checkpoint stalls (training paused)
+  double restore_s = 0.0;   ///< reading checkpoints back
+  double lost_work_s = 0.0; ///< computation redone after failures or kills
+  double lost_gpu_s = 0.0;  ///< GPU time lost to failures: rollback + detection .. restart + re-queue
+  double gpu_busy_s = 0.0;  ///< GPU-seconds spent in GPU steps of its plan
+  std::uint32_t checkpoints = 0;
+  std::uint32_t preemptions = 0;
+  std::vector<std::uint16_t> failures; ///< per failure category (config order, then switches); empty until the first
+
+  /// Counts a failure of `category` among `categories` node failure categories (index `categories`:
+  /// a switch failure).
+  void count_failure(std::uint32_t category, std::size_t categories);
+};
+
+/// The record of a job that leaves the system at `end_s` (finished, or rejected with `reason`).
+metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntime& job, double end_s,
+                                   model::JobState state, model::RejectReason reason);
+
+} // namespace acme::core

@@ -1,0 +1,65 @@
+// Preemptions and infrastructure failures as they strike jobs: the lifecycle's side of the
+// checkpoint model, the failure process and recovery.
+#include "sim/core/job_lifecycle.hpp"
+
+namespace acme::core {
+
+void JobLifecycle::preempt(model::JobId id) {
+  JobRuntime& job = table_.jobs.at(id);
+  if (job.stage == JobStage::PLAN) {
+    // A task plan restarts from its beginning: its progress is lost.
+    ++job.accounting.preemptions;
+    cancel_transfers(job);
+    end_attempt(id, job, model::JobPhase::QUEUED, model::JobState::CANCELLED, model::EndCause::PREEMPTED);
+    return;
+  }
+  bool running = job.stage == JobStage::STARTING || job.stage == JobStage::RESTORING ||
+                 job.stage == JobStage::COMPUTING || job.stage == JobStage::CHECKPOINTING ||
+                 job.stage == JobStage::SNAPSHOTTING || job.stage == JobStage::SLOT_WAIT;
+  if (!running) {
+    return; // already saving, hung or recovering: the preemption is moot
+  }
+  ++job.accounting.preemptions;
+  parts_.checkpoint->stop_progress(job);
+  cancel_transfers(job);
+  parts_.checkpoint->preempt(id, job);
+}
+
+void JobLifecycle::fail(model::JobId id, JobRuntime& job, std::uint32_t category) {
+  const model::JobSpec& spec = table_.entry(id, job).spec;
+  job.accounting.count_failure(category, faults_.failures.categories.size());
+  parts_.checkpoint->stop_progress(job);
+  cancel_transfers(job);
+  parts_.checkpoint->roll_back(job, spec.gpu_share());
+  job.failed_at_s = timer_.now_s();
+  if (!parts_.recovery->applies(spec)) {
+    finish(id, job, model::JobState::NODE_FAIL, model::EndCause::NODE_FAILURE);
+    return;
+  }
+  parts_.recovery->on_failure(id, job, category);
+}
+
+void JobLifecycle::fail_node_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) {
+  std::vector<model::JobId> hit = table_.cluster(cluster).jobs_on_node[node];
+  for (model::JobId id : hit) {
+    fail(id, table_.jobs.at(id), category);
+  }
+}
+
+void JobLifecycle::fail_switch_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) {
+  std::vector<model::JobId> hit = table_.cluster(cluster).jobs_on_node[node];
+  for (model::JobId id : hit) {
+    JobRuntime& job = table_.jobs.at(id);
+    if (job.stage != JobStage::WAITING && job.failed_at_s != timer_.now_s()) {
+      fail(id, job, category);
+    }
+  }
+}
+
+void JobLifecycle::node_repaired(model::ClusterId cluster, std::uint32_t node) {
+  if (!parts_.recovery->take_as_spare(cluster, node)) {
+    nodes_.up(cluster, node);
+  }
+}
+
+} // namespace acme::core

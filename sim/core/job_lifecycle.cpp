@@ -1,0 +1,192 @@
+// Jobs entering, starting, releasing their resources, ending and being rejected: the engine side of
+// the scheduler's decisions.
+#include "sim/core/job_lifecycle.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "sim/model/assert.hpp"
+
+namespace acme::core {
+
+JobLifecycle::JobLifecycle(const config::FaultConfig& faults, TimerService& timer, IoService& io, JobTable& table,
+                           NodeAvailability& nodes, metrics::Recorder& recorder, model::Rng& launch_rng)
+    : faults_(faults)
+    , timer_(timer)
+    , io_(io)
+    , table_(table)
+    , nodes_(nodes)
+    , recorder_(recorder)
+    , launch_rng_(launch_rng) {}
+
+void JobLifecycle::submit(model::JobSpec spec) {
+  ++jobs_submitted_;
+  ClusterRuntime& cluster = table_.clusters.at(model::to_index(spec.cluster));
+  if (spec.is_cpu_job() && spec.cpus == 0) {
+    spec.cpus = 1; // a CPU job holds at least one core
+  }
+  JobRuntime job;
+  job.cluster = spec.cluster;
+  parts_.checkpoint->admit(job, spec);
+  model::JobId id = spec.id;
+  table_.jobs.emplace(id, std::move(job));
+  cluster.view.add_job(std::move(spec));
+  const model::JobSpec& added = cluster.view.job(id).spec;
+  if (added.gpus > cluster.view.total_gpus()) {
+    reject(cluster, id, model::RejectReason::TOO_MANY_GPUS);
+    return;
+  }
+  if (added.is_cpu_job() && added.cpus > cluster.view.shape().cpu_pool_cores) {
+    reject(cluster, id, model::RejectReason::TOO_MANY_CPUS);
+    return;
+  }
+  cluster.pending.emplace_back(model::JobSubmitted{id});
+}
+
+void JobLifecycle::apply(ClusterRuntime& cluster, const model::Decision& decision) {
+  std::visit(
+      [&](const auto& d) {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, model::StartJob>) {
+          start_job(cluster, d);
+        } else if constexpr (std::is_same_v<D, model::RejectJob>) {
+          reject(cluster, d.job, d.reason);
+        } else if constexpr (std::is_same_v<D, model::PreemptJob>) {
+          preempt(d.job);
+        }
+      },
+      decision);
+}
+
+void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& start) {
+  const model::JobEntry* entry = cluster.view.find_job(start.job);
+  ACME_ASSERT(entry != nullptr && entry->phase == model::JobPhase::QUEUED, "schedulers start queued jobs only");
+  ACME_ASSERT(cluster.view.fits(start.placement), "schedulers start jobs on free GPUs of up nodes only");
+  cluster.view.start_job(start.job, start.placement);
+  JobRuntime& job = table_.jobs.at(start.job);
+  ++job.accounting.attempts;
+  allocate(cluster, start.job, job);
+  job.enter(JobStage::STARTING, timer_.now_s());
+  double latency = cluster.launch_latency.sample(launch_rng_);
+  if (latency > 0.0) {
+    timer_.schedule(timer_.now_s() + latency, JobLaunched{start.job, job.generation});
+  } else {
+    on_launched(start.job, job);
+  }
+}
+
+void JobLifecycle::allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime& job) {
+  const model::JobEntry& entry = cluster.view.job(id);
+  std::vector<std::uint32_t> leaves;
+  std::uint64_t milli = 0;
+  for (const auto& share : entry.placement) {
+    leaves.push_back(cluster.view.leaf_of(share.node));
+    milli += model::share_milli(share);
+    cluster.jobs_on_node[model::to_index(share.node)].push_back(id);
+  }
+  std::sort(leaves.begin(), leaves.end());
+  job.leaves = static_cast<std::uint32_t>(std::unique(leaves.begin(), leaves.end()) - leaves.begin());
+  job.nodes = static_cast<std::uint32_t>(entry.placement.size());
+  job.allocated_gpus = static_cast<double>(milli) / model::MILLI_PER_GPU;
+  job.allocated_since_s = timer_.now_s();
+  if (job.checkpoint.enabled && job.nodes > 1) {
+    io_.widen_nic(job.cluster, entry.placement.front().node, job.nodes);
+  }
+  if (job.checkpoint.enabled) {
+    parts_.checkpoint->estimate_costs(job);
+  }
+}
+
+void JobLifecycle::on_launched(model::JobId id, JobRuntime& job) {
+  if (job.accounting.first_start_s == model::UNKNOWN_TIME_S) {
+    job.accounting.first_start_s = timer_.now_s();
+  }
+  if (table_.entry(id, job).spec.plan) {
+    parts_.plans->begin(id, job);
+    return;
+  }
+  parts_.checkpoint->resume(id, job);
+}
+
+void JobLifecycle::relaunch(model::JobId id, JobRuntime& job) {
+  ++job.accounting.attempts;
+  on_launched(id, job);
+}
+
+void JobLifecycle::on_transfer_done(const TransferDone& done) {
+  JobRuntime* job = table_.find(done.owner);
+  if (job == nullptr) {
+    return; // the job ended meanwhile
+  }
+  if (job->stage == JobStage::PLAN) {
+    parts_.plans->on_transfer_done(done.owner, *job, done);
+    return;
+  }
+  parts_.checkpoint->on_transfer_done(done.owner, *job, done);
+}
+
+void JobLifecycle::cancel_transfers(JobRuntime& job) {
+  parts_.checkpoint->cancel_transfers(job);
+  parts_.plans->cancel_transfers(job);
+}
+
+void JobLifecycle::release(model::JobId id, JobRuntime& job, model::JobPhase next) {
+  ClusterRuntime& cluster = table_.cluster_of(job);
+  const model::JobEntry& entry = cluster.view.job(id);
+  ACME_ASSERT(entry.phase == model::JobPhase::RUNNING, "only running jobs release resources");
+  cancel_transfers(job);
+  job.accounting.gpu_seconds += job.allocated_gpus * (timer_.now_s() - job.allocated_since_s);
+  for (const auto& share : entry.placement) {
+    auto& on_node = cluster.jobs_on_node[model::to_index(share.node)];
+    on_node.erase(std::remove(on_node.begin(), on_node.end(), id), on_node.end());
+  }
+  if (job.checkpoint.enabled && job.nodes > 1 && !entry.placement.empty()) {
+    io_.widen_nic(job.cluster, entry.placement.front().node, 1);
+  }
+  if (next == model::JobPhase::HELD) {
+    cluster.view.hold_job(id);
+  } else {
+    cluster.view.stop_job(id);
+  }
+  job.allocated_gpus = 0.0;
+  job.enter(JobStage::WAITING, timer_.now_s());
+}
+
+void JobLifecycle::end_attempt(model::JobId id, JobRuntime& job, model::JobPhase next, model::JobState state,
+                               model::EndCause cause) {
+  release(id, job, next);
+  table_.cluster_of(job).pending.emplace_back(model::JobEnded{id, state, cause});
+}
+
+void JobLifecycle::requeue(model::JobId id) {
+  ClusterRuntime& cluster = table_.cluster_of(table_.jobs.at(id));
+  cluster.view.requeue_job(id);
+  cluster.pending.emplace_back(model::JobSubmitted{id});
+}
+
+void JobLifecycle::finish(model::JobId id, JobRuntime& job, model::JobState state, model::EndCause cause) {
+  ClusterRuntime& cluster = table_.cluster_of(job);
+  if (cluster.view.job(id).phase == model::JobPhase::RUNNING) {
+    release(id, job, model::JobPhase::QUEUED);
+  }
+  cluster.pending.emplace_back(model::JobEnded{id, state, cause});
+  record(cluster.view.job(id), job, state, model::RejectReason::NONE);
+  cluster.view.remove_job(id);
+  table_.jobs.erase(id);
+}
+
+void JobLifecycle::reject(ClusterRuntime& cluster, model::JobId id, model::RejectReason reason) {
+  const model::JobEntry& entry = cluster.view.job(id);
+  ACME_ASSERT(entry.phase == model::JobPhase::QUEUED, "only queued jobs are rejected");
+  ++jobs_rejected_;
+  record(entry, table_.jobs.at(id), model::JobState::CANCELLED, reason);
+  cluster.view.remove_job(id);
+  table_.jobs.erase(id);
+}
+
+void JobLifecycle::record(const model::JobEntry& entry, const JobRuntime& job, model::JobState state,
+                          model::RejectReason reason) {
+  recorder_.on_job(make_job_record(entry, job, timer_.now_s(), state, reason));
+}
+
+} // namespace acme::core

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <cstdint>
+
+#include "sim/config/faults.hpp"
+#include "sim/core/checkpoint_model.hpp"
+#include "sim/core/cluster_runtime.hpp"
+#include "sim/core/failure_process.hpp"
+#include "sim/core/io_service.hpp"
+#include "sim/core/job_control.hpp"
+#include "sim/core/node_availability.hpp"
+#include "sim/core/recovery.hpp"
+#include "sim/core/task_runner.hpp"
+#include "sim/core/timer_service.hpp"
+#include "sim/metrics/recorder.hpp"
+#include "sim/model/decision.hpp"
+#include "sim/model/rng.hpp"
+
+namespace acme::core {
+
+/// A job's way through the engine: submitted, started where its scheduler says (after the launch
+/// latency), run by the checkpoint model or the task runner, preempted, failed, ended, recorded.
+/// Every change of a job's state starts here or passes through here (submit, start_job, on_launched,
+/// preempt, fail, end_attempt, finish, reject): the places to trace them.
+class JobLifecycle final : public JobControl, public FailureHooks {
+public:
+  /// The parts that run the jobs, connected once built (they call back through JobControl).
+  struct Parts {
+    CheckpointModel* checkpoint = nullptr;
+    TaskRunner* plans = nullptr;
+    Recovery* recovery = nullptr;
+  };
+
+  /// `launch_rng` draws the launch latencies.
+  JobLifecycle(const config::FaultConfig& faults, TimerService& timer, IoService& io, JobTable& table,
+               NodeAvailability& nodes, metrics::Recorder& recorder, model::Rng& launch_rng);
+  void attach(Parts parts) { parts_ = parts; }
+
+  /// A job enters its cluster's queue (or is rejected at once when it can never fit).
+  void submit(model::JobSpec spec);
+  /// Carries out a scheduler's decision.
+  void apply(ClusterRuntime& cluster, const model::Decision& decision);
+  /// JobLaunched: the job begins (its plan, or restore then compute).
+  void on_launched(model::JobId id, JobRuntime& job);
+  /// A transfer ended: to the part that started it.
+  void on_transfer_done(const TransferDone& done);
+  /// An infrastructure failure of `category` struck the job.
+  void fail(model::JobId id, JobRuntime& job, std::uint32_t category);
+
+  std::uint64_t jobs_submitted() const { return jobs_submitted_; }
+  std::uint64_t jobs_rejected() const { return jobs_rejected_; }
+
+  // JobControl
+  void finish(model::JobId id, JobRuntime& job, model::JobState state, model::EndCause cause) override;
+  void end_attempt(model::JobId id, JobRuntime& job, model::JobPhase next, model::JobState state,
+                   model::EndCause cause) override;
+  void requeue(model::JobId id) override;
+  void relaunch(model::JobId id, JobRuntime& job) override;
+  // FailureHooks
+  void fail_node_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) override;
+  void fail_switch_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) override;
+  void node_repaired(model::ClusterId cluster, std::uint32_t node) override;
+
+private:
+  void start_job(ClusterRuntime& cluster, const model::StartJob& start);
+  void allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime& job);
+  void release(model::JobId id, JobRuntime& job, model::JobPhase next);
+  void preempt(model::JobId id);
+  void reject(ClusterRuntime& cluster, model::JobId id, model::RejectReason reason);
+  void cancel_transfers(JobRuntime& job);
+  void record(const model::JobEntry& entry, const JobRuntime& job, model::JobState state, model::RejectReason reason);
+
+  const config::FaultConfig& faults_;
+  TimerService& timer_;
+  IoService& io_;
+  JobTable& table_;
+  NodeAvailability& nodes_;
+  metrics::Recorder& recorder_;
+  model::Rng& launch_rng_;
+  Parts parts_;
+  std::uint64_t jobs_submitted_ = 0;
+  std::uint64_t jobs_rejected_ = 0;
+};
+
+} // namespace acme::core

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "sim/core/engine_event.hpp"
+#include "sim/core/job_accounting.hpp"
+#include "sim/model/ids.hpp"
+
+namespace acme::core {
+
+/// Where a job is in its life, as the engine drives it.
+enum class JobStage : std::uint8_t {
+  WAITING,        ///< queued or held (no resources)
+  STARTING,       ///< resources allocated, launch latency running
+  RESTORING,      ///< reading its checkpoint back
+  COMPUTING,      ///< making progress
+  CHECKPOINTING,  ///< synchronous checkpoint: stalled for the whole write
+  SNAPSHOTTING,   ///< asynchronous checkpoint: stalled for the device-to-host copy
+  SLOT_WAIT,      ///< asynchronous checkpoint due but host memory holds no free snapshot slot
+  SAVING,         ///< preempted: saving before releasing its resources
+  HUNG,           ///< hit by a failure that hangs it: holds its nodes, makes no progress
+  RECOVERING,     ///< automatic recovery: holds its healthy nodes while the faulty one is found
+  PLAN,           ///< running the steps of its task plan (evaluation)
+  AWAITING_NODES, ///< automatic recovery done, holds its healthy nodes until a replacement frees up
+};
+
+/// A job's progress and checkpoints: the checkpoint model's state. Progress is in seconds of
+/// computation: work W, done P, persisted in the last good checkpoint.
+struct CheckpointState {
+  bool enabled = false; ///< the checkpoint model applies to this job
+  double bytes = 0.0;   ///< size of one checkpoint
+  double work_s = 0.0;
+  double progress_s = 0.0;
+  double persisted_s = 0.0;
+  double segment_start_s = 0.0;   ///< when the current computing segment began
+  double segment_stop_s = 0.0;    ///< progress at which it stops
+  double segment_debt_s = 0.0;    ///< extra wall time in this segment (slowdown of background persists)
+  double debt_s = 0.0;            ///< slowdown owed to the next segment
+  double next_checkpoint_s = 0.0; ///< progress at which the next checkpoint is due
+  bool needs_restore = false;     ///< the next launch starts by reading its checkpoint back
+  double cost_s = 0.0;            ///< C: stall of the last checkpoint (estimate before the first); async:
+                                  ///< snapshot stall plus the slowdown its background write caused
+  double snapshot_stall_s = 0.0;  ///< async: the last snapshot's stall
+  double persist_debt_s = 0.0;    ///< async: the slowdown the last finished background write caused
+  double restart_cost_s = 0.0;    ///< R: the last restore (estimate before the first)
+  TransferId transfer = 0;        ///< blocking transfer in flight (sync write, restore, save), 0 if none
+  std::vector<std::pair<TransferId, double>> persists; ///< async persists in flight: (id, progress)
+};
+
+/// A job's run through its task plan: the task runner's state.
+struct PlanState {
+  std::vector<std::uint32_t> lane_step; ///< next step of each plan lane (prologue: the last entry)
+  std::uint32_t lanes_left = 0;
+  std::vector<std::pair<TransferId, std::int32_t>> transfers; ///< plan reads in flight: (id, lane)
+};
+
+/// Engine-private run-time state of an active job (the public part is the ClusterView's JobEntry),
+/// with one state struct per part of the engine.
+struct JobRuntime {
+  model::ClusterId cluster{};
+  std::uint32_t generation = 0; ///< stage generation: events of an earlier stage are stale
+  JobStage stage = JobStage::WAITING;
+  double stage_start_s = 0.0;
+  std::uint32_t nodes = 0;     ///< nodes of its current (last) placement
+  std::uint32_t leaves = 0;    ///< leaf switches they span
+  double allocated_gpus = 0.0; ///< GPUs held in the current attempt (a fractional job: its share)
+  double allocated_since_s = 0.0;
+  double failed_at_s = -1.0; ///< last failure, until computation resumes
+  CheckpointState checkpoint;
+  PlanState plan;
+  JobAccounting accounting;
+
+  /// Moves to `next` at `now_s`; events scheduled for the previous stage become stale.
+  void enter(JobStage next, double now_s) {
+    ++generation;
+    stage = next;
+    stage_start_s = now_s;
+  }
+};
+
+} // namespace acme::core

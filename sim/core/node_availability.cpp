@@ -1,0 +1,35 @@
+#include "sim/core/node_availability.hpp"
+
+#include "sim/model/assert.hpp"
+
+namespace acme::core {
+
+NodeAvailability::NodeAvailability(JobTable& table, IoService& io) : table_(table), io_(io) {
+  for (const auto& cluster : table_.clusters) {
+    down_reasons_.emplace_back(cluster.view.shape().nodes, 0);
+  }
+}
+
+void NodeAvailability::down(model::ClusterId cluster, std::uint32_t node) {
+  if (down_reasons_[model::to_index(cluster)][node]++ > 0) {
+    return;
+  }
+  ClusterRuntime& c = table_.cluster(cluster);
+  c.view.set_node_up(model::NodeId{node}, false);
+  c.pending.emplace_back(model::NodeDown{model::NodeId{node}});
+  io_.set_node_power(cluster, model::NodeId{node}, false);
+}
+
+void NodeAvailability::up(model::ClusterId cluster, std::uint32_t node) {
+  std::uint16_t& reasons = down_reasons_[model::to_index(cluster)][node];
+  ACME_ASSERT(reasons > 0, "a node comes back only when down");
+  if (--reasons > 0) {
+    return;
+  }
+  ClusterRuntime& c = table_.cluster(cluster);
+  c.view.set_node_up(model::NodeId{node}, true);
+  c.pending.emplace_back(model::NodeUp{model::NodeId{node}});
+  io_.set_node_power(cluster, model::NodeId{node}, true);
+}
+
+} // namespace acme::core

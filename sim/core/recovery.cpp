@@ -1,0 +1,157 @@
+#include "sim/core/recovery.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/model/units.hpp"
+
+namespace acme::core {
+
+Recovery::Recovery(const config::FaultConfig& faults, const policies::RecoveryPolicy& policy, TimerService& timer,
+                   IoService& io, JobTable& table, JobControl& control, NodeAvailability& nodes, model::Rng& rng,
+                   double epoch_unix_s)
+    : faults_(faults)
+    , policy_(policy)
+    , timer_(timer)
+    , io_(io)
+    , table_(table)
+    , control_(control)
+    , nodes_(nodes)
+    , rng_(rng)
+    , epoch_unix_s_(epoch_unix_s)
+    , spares_(table.clusters.size())
+    , awaiting_(table.clusters.size()) {}
+
+void Recovery::set_aside_spares() {
+  for (std::size_t c = 0; c < table_.clusters.size(); ++c) {
+    model::ClusterId cid{static_cast<std::uint16_t>(c)};
+    std::uint32_t nodes = table_.clusters[c].view.shape().nodes;
+    for (std::uint32_t k = 0; k < faults_.recovery.spare_nodes && k < nodes; ++k) {
+      std::uint32_t node = nodes - 1 - k; // the last nodes of the cluster
+      nodes_.down(cid, node);
+      spares_[c].push_back(model::NodeId{node});
+    }
+  }
+}
+
+bool Recovery::take_as_spare(model::ClusterId cluster, std::uint32_t node) {
+  auto& spares = spares_[model::to_index(cluster)];
+  if (nodes_.reasons(cluster, node) == 1 && spares.size() < faults_.recovery.spare_nodes) {
+    spares.push_back(model::NodeId{node}); // the repaired node stays down, held back
+    return true;
+  }
+  return false;
+}
+
+policies::FailureNotice Recovery::notice_of(const JobRuntime& job, const model::JobSpec& spec,
+                                            std::uint32_t category) const {
+  const auto& categories = faults_.failures.categories;
+  const double now_s = timer_.now_s();
+  policies::FailureNotice notice;
+  notice.job = &spec;
+  notice.category = category < categories.size() ? categories[category].name : "switch";
+  notice.hang = category < categories.size() && categories[category].hang;
+  notice.time_s = now_s;
+  double local = epoch_unix_s_ + now_s + table_.cluster_of(job).view.shape().utc_offset_s;
+  double days = std::floor(local / model::SECONDS_PER_DAY);
+  notice.local_time_of_day_s = local - days * model::SECONDS_PER_DAY;
+  constexpr int THURSDAY = 3; // 1970-01-01 was a Thursday; weekdays count from Monday = 0
+  constexpr int WEEK = 7;
+  notice.local_weekday = static_cast<int>((static_cast<long long>(days) + THURSDAY) % WEEK);
+  notice.nodes = job.nodes;
+  return notice;
+}
+
+void Recovery::on_failure(model::JobId id, JobRuntime& job, std::uint32_t category) {
+  const double now_s = timer_.now_s();
+  policies::FailureNotice notice = notice_of(job, table_.entry(id, job).spec, category);
+  policies::RecoveryPlan plan = policy_.on_failure(notice, rng_);
+  double recovered_at = now_s + plan.detect_s + plan.diagnose_s + plan.isolate_s;
+  if (plan.keep_nodes) {
+    job.enter(JobStage::RECOVERING, now_s);
+    timer_.schedule(recovered_at, JobRecovered{id, job.generation});
+    return;
+  }
+  if (notice.hang) {
+    // A hung job holds its nodes until someone notices; then it is killed.
+    job.enter(JobStage::HUNG, now_s);
+    timer_.schedule(now_s + plan.detect_s, HangNoticed{id, job.generation, recovered_at});
+    return;
+  }
+  control_.end_attempt(id, job, model::JobPhase::HELD, model::JobState::FAILED, model::EndCause::NODE_FAILURE);
+  timer_.schedule(recovered_at, JobRecovered{id, job.generation});
+}
+
+void Recovery::on_hang_noticed(model::JobId id, JobRuntime& job, double requeue_at_s) {
+  control_.end_attempt(id, job, model::JobPhase::HELD, model::JobState::FAILED, model::EndCause::NODE_FAILURE);
+  timer_.schedule(std::max(requeue_at_s, timer_.now_s()), JobRecovered{id, job.generation});
+}
+
+void Recovery::on_recovered(model::JobId id, JobRuntime& job) {
+  if (job.stage != JobStage::RECOVERING) {
+    control_.requeue(id);
+    return;
+  }
+  if (replace_down_nodes(id, job)) {
+    return;
+  }
+  // No healthy node free: keep the healthy ones and restart as soon as one frees up, ahead of the
+  // queue (the job waits at the head of its class).
+  job.enter(JobStage::AWAITING_NODES, timer_.now_s());
+  awaiting_[model::to_index(job.cluster)].push_back(id);
+}
+
+bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job) {
+  ClusterRuntime& cluster = table_.cluster_of(job);
+  auto& spares = spares_[model::to_index(job.cluster)];
+  const model::JobEntry& entry = cluster.view.job(id);
+  std::vector<model::NodeId> down;
+  for (const auto& share : entry.placement) {
+    if (!cluster.view.is_up(share.node)) {
+      down.push_back(share.node);
+    }
+  }
+  const auto& idle = cluster.view.idle_node_set();
+  if (spares.size() + idle.count() < down.size()) {
+    return false;
+  }
+  bool widened = job.checkpoint.enabled && job.nodes > 1;
+  if (widened) {
+    io_.widen_nic(job.cluster, entry.placement.front().node, 1);
+  }
+  for (model::NodeId bad : down) {
+    model::NodeId good{static_cast<std::uint32_t>(idle.find_first())};
+    if (!spares.empty()) {
+      good = spares.back(); // spare nodes held back for restarts come first
+      spares.pop_back();
+      nodes_.up(job.cluster, model::to_index(good));
+    }
+    auto& on_bad = cluster.jobs_on_node[model::to_index(bad)];
+    on_bad.erase(std::remove(on_bad.begin(), on_bad.end(), id), on_bad.end());
+    cluster.view.move_share(id, bad, good);
+    cluster.jobs_on_node[model::to_index(good)].push_back(id);
+  }
+  if (widened) {
+    io_.widen_nic(job.cluster, entry.placement.front().node, job.nodes);
+  }
+  control_.relaunch(id, job); // at once, from the last good checkpoint
+  return true;
+}
+
+void Recovery::restart_awaiting_jobs() {
+  for (auto& waiting : awaiting_) {
+    for (auto it = waiting.begin(); it != waiting.end();) {
+      JobRuntime* job = table_.find(*it);
+      if (job == nullptr || job->stage != JobStage::AWAITING_NODES) {
+        it = waiting.erase(it); // failed again, or gone
+        continue;
+      }
+      if (!replace_down_nodes(*it, *job)) {
+        break; // first come, first served
+      }
+      it = waiting.erase(it);
+    }
+  }
+}
+
+} // namespace acme::core

@@ -1,0 +1,64 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "policies/recovery/recovery_policy.hpp"
+#include "sim/config/faults.hpp"
+#include "sim/core/cluster_runtime.hpp"
+#include "sim/core/io_service.hpp"
+#include "sim/core/job_control.hpp"
+#include "sim/core/node_availability.hpp"
+#include "sim/core/timer_service.hpp"
+#include "sim/model/rng.hpp"
+
+namespace acme::core {
+
+/// What happens to a training job after an infrastructure failure, as its recovery policy plans it:
+/// manual recovery releases the job and queues it again once the failure is detected, diagnosed and
+/// the faulty node isolated; a hung job holds its nodes until the hang is noticed; automatic
+/// recovery keeps the healthy nodes and restarts in place on a replacement node (a spare first),
+/// or waits ahead of the queue for one to free up.
+class Recovery {
+public:
+  /// `epoch_unix_s`: Unix time of simulated time 0 (for the clusters' local time of day).
+  Recovery(const config::FaultConfig& faults, const policies::RecoveryPolicy& policy, TimerService& timer,
+           IoService& io, JobTable& table, JobControl& control, NodeAvailability& nodes, model::Rng& rng,
+           double epoch_unix_s);
+
+  /// Whether recovery applies to the job (otherwise a failure ends it).
+  bool applies(const model::JobSpec& spec) const { return faults_.recovery.applies(spec.type); }
+  /// Holds back each cluster's spare nodes (its last nodes), at the start of the run.
+  void set_aside_spares();
+  /// A repaired node refills its cluster's spare pool when the pool is short; true when taken.
+  bool take_as_spare(model::ClusterId cluster, std::uint32_t node);
+  /// A failure of `category` struck the job (its progress rolled back, its transfers cancelled).
+  void on_failure(model::JobId id, JobRuntime& job, std::uint32_t category);
+  /// HangNoticed: the hung job is killed; it is queued again at `requeue_at_s`.
+  void on_hang_noticed(model::JobId id, JobRuntime& job, double requeue_at_s);
+  /// JobRecovered: the recovery steps are done.
+  void on_recovered(model::JobId id, JobRuntime& job);
+  /// Jobs waiting for replacement nodes restart as nodes free up (first come, first served).
+  void restart_awaiting_jobs();
+  /// Spare nodes held back in `cluster`.
+  const std::vector<model::NodeId>& spares(model::ClusterId cluster) const { return spares_[model::to_index(cluster)]; }
+
+private:
+  policies::FailureNotice notice_of(const JobRuntime& job, const model::JobSpec& spec, std::uint32_t category) const;
+  /// Moves the job off its down nodes onto spares or idle nodes and restarts it; false when too few.
+  bool replace_down_nodes(model::JobId id, JobRuntime& job);
+
+  const config::FaultConfig& faults_;
+  const policies::RecoveryPolicy& policy_;
+  TimerService& timer_;
+  IoService& io_;
+  JobTable& table_;
+  JobControl& control_;
+  NodeAvailability& nodes_;
+  model::Rng& rng_;
+  double epoch_unix_s_;
+  std::vector<std::vector<model::NodeId>> spares_;  ///< per cluster: nodes held back for restarts
+  std::vector<std::vector<model::JobId>> awaiting_; ///< per cluster: recovered jobs waiting for a node
+};
+
+} // namespace acme::core

@@ -1,0 +1,44 @@
+#include "sim/core/sampler.hpp"
+
+#include <utility>
+
+namespace acme::core {
+
+Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit)
+    : interval_s_(interval_s)
+    , next_sample_s_(interval_s)
+    , views_(std::move(views))
+    , busy_at_last_sample_(views_.size(), 0.0)
+    , emit_(std::move(emit)) {}
+
+void Sampler::sample_until(double time_s, bool inclusive) {
+  while (next_sample_s_ < time_s || (inclusive && next_sample_s_ <= time_s)) {
+    emit_at(next_sample_s_);
+    next_sample_s_ += interval_s_;
+  }
+  if (inclusive && time_s > last_sample_s_) {
+    emit_at(time_s); // the last, partial interval
+  }
+}
+
+void Sampler::emit_at(double at_s) {
+  for (std::size_t c = 0; c < views_.size(); ++c) {
+    const model::ClusterView& view = *views_[c];
+    // The view's integral is as of its now_s(); its state is constant from then to `at_s`.
+    double busy_integral = view.busy_gpu_seconds() + view.allocated_gpus() * (at_s - view.now_s());
+    double span = at_s - last_sample_s_;
+    metrics::ClusterSample s;
+    s.time_s = at_s;
+    s.cluster = static_cast<std::uint16_t>(c);
+    s.busy_gpus_avg = span > 0.0 ? (busy_integral - busy_at_last_sample_[c]) / span : view.allocated_gpus();
+    s.queued_jobs = view.queued_jobs();
+    s.queued_gpus = view.queued_gpus();
+    s.running_jobs = view.running_jobs();
+    s.up_nodes = view.up_nodes();
+    emit_(s);
+    busy_at_last_sample_[c] = busy_integral;
+  }
+  last_sample_s_ = at_s;
+}
+
+} // namespace acme::core

@@ -1,0 +1,106 @@
+#pragma once
+
+// Fakes of the engine's services for unit tests of the SimGrid-free parts (sim/core): a timer that
+// keeps what is scheduled, an I/O service whose transfers end when the test says so, a job control
+// that records what the parts ask for, and a one-cluster job table.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/cluster_runtime.hpp"
+#include "sim/core/io_service.hpp"
+#include "sim/core/job_control.hpp"
+#include "sim/core/timer_service.hpp"
+
+namespace acme::test {
+
+/// Keeps the scheduled events; the test moves the clock.
+class FakeTimer final : public core::TimerService {
+public:
+  struct Scheduled {
+    double time_s = 0.0;
+    core::EngineEvent event;
+  };
+  double now_s() const override { return now_s_; }
+  void schedule(double time_s, core::EngineEvent event) override;
+  void set_now(double now_s) { now_s_ = now_s; }
+  /// Removes and returns the earliest event (the first scheduled among equal times) and moves the
+  /// clock to its time.
+  Scheduled pop();
+  /// The last scheduled event of type E and its time (fails the test when there is none).
+  template <class E>
+  std::pair<double, E> last() const {
+    for (auto it = scheduled.rbegin(); it != scheduled.rend(); ++it) {
+      if (const E* e = std::get_if<E>(&it->event)) {
+        return {it->time_s, *e};
+      }
+    }
+    fail_missing();
+    return {};
+  }
+  template <class E>
+  std::size_t count() const {
+    std::size_t n = 0;
+    for (const auto& s : scheduled) {
+      n += std::holds_alternative<E>(s.event) ? 1 : 0;
+    }
+    return n;
+  }
+
+  std::vector<Scheduled> scheduled;
+
+private:
+  static void fail_missing();
+  double now_s_ = 0.0;
+};
+
+/// Records starts and cancellations; transfers end only through done().
+class FakeIo final : public core::IoService {
+public:
+  core::TransferId start(const core::TransferRequest& request) override;
+  void cancel(core::TransferId id) override { cancelled.push_back(id); }
+  void widen_nic(model::ClusterId cluster, model::NodeId node, std::uint32_t nodes) override;
+  void set_node_power(model::ClusterId cluster, model::NodeId node, bool on) override;
+  /// The event a transfer that ran `duration_s` comes back as.
+  core::TransferDone done(core::TransferId id, double duration_s) const;
+  core::TransferId last_started() const { return next_id_ - 1; }
+
+  std::map<core::TransferId, core::TransferRequest> started;
+  std::vector<core::TransferId> cancelled;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> widened; ///< (node, nodes)
+  std::vector<std::pair<std::uint32_t, bool>> power;            ///< (node, on)
+
+private:
+  core::TransferId next_id_ = 1;
+};
+
+/// Records what the parts ask of the lifecycle, and does its part of the bookkeeping: a finished
+/// job leaves the table; an ended attempt releases the job in the view and enters WAITING.
+class FakeControl final : public core::JobControl {
+public:
+  FakeControl(core::JobTable& table, const FakeTimer& timer) : table_(table), timer_(timer) {}
+  void finish(model::JobId id, core::JobRuntime& job, model::JobState state, model::EndCause cause) override;
+  void end_attempt(model::JobId id, core::JobRuntime& job, model::JobPhase next, model::JobState state,
+                   model::EndCause cause) override;
+  void requeue(model::JobId id) override;
+  void relaunch(model::JobId id, core::JobRuntime& job) override;
+
+  std::vector<std::string> calls; ///< e.g. "finish 1 COMPLETED", "end 1 HELD FAILED", "requeue 1", "relaunch 1"
+
+private:
+  core::JobTable& table_;
+  const FakeTimer& timer_;
+};
+
+/// One cluster "test" of `nodes` nodes of 8 GPUs under leaves of `nodes_per_leaf`, no jobs.
+core::JobTable one_cluster(std::uint32_t nodes, std::uint32_t nodes_per_leaf = 0);
+/// A pretraining job of `nodes` whole nodes (8 GPUs each), `duration_s` of work, `params` parameters.
+model::JobSpec pretrain_job(std::uint64_t id, std::uint32_t nodes, double duration_s, double params = 1e9);
+/// Adds `spec` to the table and starts it in the view on nodes first_node, first_node + 1, ...
+/// (whole nodes), as the lifecycle would allocate it.
+core::JobRuntime& run_job(core::JobTable& table, const model::JobSpec& spec, std::uint32_t first_node = 0);
+
+} // namespace acme::test

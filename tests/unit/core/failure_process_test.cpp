@@ -1,0 +1,186 @@
+#include <catch2/catch.hpp>
+
+#include <utility>
+
+#include "sim/core/failure_process.hpp"
+#include "tests/unit/core/core_fakes.hpp"
+
+using namespace acme;
+using test::FakeIo;
+using test::FakeTimer;
+
+namespace {
+
+constexpr double REPAIR_S = 3600.0;
+constexpr double LEAF_REPAIR_S = 600.0;
+
+/// Records what failures do to jobs; a repaired node comes back up (no spare pool).
+class RecordingHooks final : public core::FailureHooks {
+public:
+  explicit RecordingHooks(core::NodeAvailability& nodes) : nodes_(nodes) {}
+  void fail_node_jobs(model::ClusterId, std::uint32_t node, std::uint32_t category) override {
+    calls.push_back("node " + std::to_string(node) + " cat " + std::to_string(category));
+  }
+  void fail_switch_jobs(model::ClusterId, std::uint32_t node, std::uint32_t category) override {
+    calls.push_back("switch " + std::to_string(node) + " cat " + std::to_string(category));
+  }
+  void node_repaired(model::ClusterId cluster, std::uint32_t node) override {
+    calls.push_back("repaired " + std::to_string(node));
+    nodes_.up(cluster, node);
+  }
+  std::vector<std::string> calls;
+
+private:
+  core::NodeAvailability& nodes_;
+};
+
+config::FailureConfig two_categories(bool enabled) {
+  config::FailureConfig c;
+  c.enabled = enabled;
+  c.categories.push_back({"gpu", 10.0, model::Distribution::fixed(REPAIR_S), false});
+  c.categories.push_back({"nvlink", 30.0, model::Distribution::fixed(REPAIR_S), false});
+  c.leaf_repair = model::Distribution::fixed(LEAF_REPAIR_S);
+  return c;
+}
+
+/// Two leaves of two nodes each.
+std::vector<core::FailureShape> four_nodes() {
+  core::FailureShape shape;
+  shape.nodes = 4;
+  shape.nodes_of_leaf = {{model::NodeId{0}, model::NodeId{1}}, {model::NodeId{2}, model::NodeId{3}}};
+  return {shape};
+}
+
+struct Bench {
+  explicit Bench(config::FailureConfig c) : config(std::move(c)) {}
+  config::FailureConfig config;
+  FakeTimer timer;
+  FakeIo io;
+  core::JobTable table = test::one_cluster(4, 2);
+  core::NodeAvailability nodes{table, io};
+  RecordingHooks hooks{nodes};
+  model::Rng rng{7};
+  core::FailureProcess failures{config, four_nodes(), timer, rng, nodes, hooks};
+  const model::ClusterView& view() const { return table.clusters[0].view; }
+};
+
+} // namespace
+
+TEST_CASE("core::failure_process: a node failure takes the node down until its repair, then it fails again",
+          "[core][failures]") {
+  Bench b(two_categories(true));
+  b.failures.start({});
+  REQUIRE(b.timer.count<core::NodeFailed>() == 4); // one draw per node, no leaf failures (rate 0)
+  REQUIRE(b.timer.count<core::LeafFailed>() == 0);
+  auto first = b.timer.pop();
+  auto failed = std::get<core::NodeFailed>(first.event);
+  CHECK(first.time_s > 0.0);
+  b.failures.on(failed);
+  std::uint32_t n = failed.node;
+  REQUIRE(b.hooks.calls.size() == 1); // its jobs fail first, then it goes down
+  CHECK(b.hooks.calls[0].rfind("node " + std::to_string(n) + " cat ", 0) == 0);
+  CHECK_FALSE(b.view().is_up(model::NodeId{n}));
+  CHECK(b.io.power == std::vector<std::pair<std::uint32_t, bool>>{{n, false}});
+  REQUIRE(b.table.clusters[0].pending.size() == 1);
+  CHECK(b.table.clusters[0].pending[0] == model::Event{model::NodeDown{model::NodeId{n}}});
+  auto [repaired_at, repaired] = b.timer.last<core::NodeRepaired>();
+  CHECK(repaired_at == Approx(first.time_s + REPAIR_S));
+
+  b.failures.on(failed); // the same draw again: stale since the failure
+  CHECK(b.hooks.calls.size() == 1);
+
+  b.timer.set_now(repaired_at);
+  std::size_t draws = b.timer.count<core::NodeFailed>();
+  b.failures.on(repaired);
+  CHECK(b.view().is_up(model::NodeId{n}));
+  CHECK(b.hooks.calls.back() == "repaired " + std::to_string(n));
+  REQUIRE(b.timer.count<core::NodeFailed>() == draws + 1); // its failure process restarts
+  auto [next_at, next] = b.timer.last<core::NodeFailed>();
+  CHECK(next.node == n);
+  CHECK(next_at > repaired_at);
+  CHECK(next.generation == failed.generation + 2);
+}
+
+TEST_CASE("core::failure_process: categories in proportion to their rates", "[core][failures]") {
+  Bench b(two_categories(true));
+  b.failures.start({});
+  constexpr int DRAWS = 4000;
+  core::NodeFailed next{model::ClusterId{0}, 0, 1}; // node 0's first draw
+  for (int i = 0; i < DRAWS; ++i) {
+    b.failures.on(next);                                       // fails node 0 with a drawn category
+    b.failures.on(core::NodeRepaired{model::ClusterId{0}, 0}); // back, and its next draw
+    next = b.timer.last<core::NodeFailed>().second;
+  }
+  int nvlink = 0;
+  for (const auto& call : b.hooks.calls) {
+    nvlink += call == "node 0 cat 1" ? 1 : 0;
+  }
+  REQUIRE(b.hooks.calls.size() == 2 * DRAWS);          // each failure, each repair
+  CHECK(nvlink == Approx(0.75 * DRAWS).epsilon(0.05)); // 30 of 40 failures per node-day are nvlink
+}
+
+TEST_CASE("core::failure_process: a leaf switch outage takes its nodes down; their own failures wait",
+          "[core][failures]") {
+  config::FailureConfig c = two_categories(true);
+  c.leaf_rate_per_switch_day = 1.0;
+  Bench b(std::move(c));
+  b.failures.start({});
+  REQUIRE(b.timer.count<core::LeafFailed>() == 2);
+  b.failures.on(core::LeafFailed{model::ClusterId{0}, 1});
+  CHECK(b.hooks.calls == std::vector<std::string>{"switch 2 cat 2", "switch 3 cat 2"}); // category: after the nodes'
+  CHECK_FALSE(b.view().is_up(model::NodeId{2}));
+  CHECK_FALSE(b.view().is_up(model::NodeId{3}));
+  CHECK(b.view().is_up(model::NodeId{1}));
+  auto [repair_at, repair] = b.timer.last<core::LeafRepaired>();
+  CHECK(repair_at == LEAF_REPAIR_S);
+
+  // Node 2's own failure fires while its switch is down: no failure, the process draws again.
+  core::NodeFailed node2{};
+  for (const auto& s : b.timer.scheduled) {
+    if (const auto* f = std::get_if<core::NodeFailed>(&s.event); f != nullptr && f->node == 2) {
+      node2 = *f;
+    }
+  }
+  std::size_t draws = b.timer.count<core::NodeFailed>();
+  b.failures.on(node2);
+  CHECK(b.hooks.calls.size() == 2);
+  CHECK(b.timer.count<core::NodeFailed>() == draws + 1);
+
+  b.timer.set_now(repair_at);
+  b.failures.on(repair);
+  CHECK(b.view().is_up(model::NodeId{2}));
+  CHECK(b.view().is_up(model::NodeId{3}));
+  CHECK(b.timer.count<core::LeafFailed>() == 3); // the switch's next failure
+}
+
+TEST_CASE("core::failure_process: a traced failure of a node already down is ignored", "[core][failures]") {
+  Bench b(two_categories(false));
+  b.failures.start({core::FailureTraceRow{50.0, model::ClusterId{0}, 1, 1}, {60.0, model::ClusterId{0}, 1, 0}});
+  REQUIRE(b.timer.count<core::NodeFailed>() == 0); // random failures disabled: the trace only
+  REQUIRE(b.timer.count<core::TracedFailure>() == 2);
+  auto first = b.timer.pop();
+  b.failures.on(std::get<core::TracedFailure>(first.event));
+  auto second = b.timer.pop();
+  b.failures.on(std::get<core::TracedFailure>(second.event));
+  CHECK(b.hooks.calls == std::vector<std::string>{"node 1 cat 1"});
+  CHECK(b.timer.last<core::NodeRepaired>().first == 50.0 + REPAIR_S);
+}
+
+TEST_CASE("core::node_availability: a node is back only when every reason to be down is gone", "[core][failures]") {
+  FakeIo io;
+  core::JobTable table = test::one_cluster(2);
+  core::NodeAvailability nodes(table, io);
+  model::ClusterId c{0};
+  nodes.down(c, 1); // its switch
+  nodes.down(c, 1); // and its own failure
+  CHECK(nodes.reasons(c, 1) == 2);
+  nodes.up(c, 1);
+  CHECK(nodes.is_down(c, 1));
+  CHECK_FALSE(table.clusters[0].view.is_up(model::NodeId{1}));
+  nodes.up(c, 1);
+  CHECK_FALSE(nodes.is_down(c, 1));
+  CHECK(table.clusters[0].view.is_up(model::NodeId{1}));
+  CHECK(table.clusters[0].pending ==
+        std::vector<model::Event>{model::NodeDown{model::NodeId{1}}, model::NodeUp{model::NodeId{1}}});
+  CHECK(io.power == std::vector<std::pair<std::uint32_t, bool>>{{1, false}, {1, true}});
+}

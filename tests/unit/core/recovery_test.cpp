@@ -1,0 +1,151 @@
+#include <catch2/catch.hpp>
+
+#include "sim/core/recovery.hpp"
+#include "tests/unit/core/core_fakes.hpp"
+
+using namespace acme;
+using test::FakeControl;
+using test::FakeIo;
+using test::FakeTimer;
+
+namespace {
+
+constexpr double DETECT_S = 60.0;
+constexpr double DIAGNOSE_S = 600.0;
+constexpr double ISOLATE_S = 300.0;
+constexpr double STEPS_S = DETECT_S + DIAGNOSE_S + ISOLATE_S;
+constexpr double MONDAY_1AM_UNIX_S = 4 * 86400.0 + 3600.0; // 1970-01-05 01:00 UTC
+
+/// Plans every failure the same way and keeps the last notice.
+class FixedPlan final : public policies::RecoveryPolicy {
+public:
+  explicit FixedPlan(bool keep_nodes) : keep_nodes_(keep_nodes) {}
+  policies::RecoveryPlan on_failure(const policies::FailureNotice& failure, model::Rng&) const override {
+    last = failure;
+    policies::RecoveryPlan plan;
+    plan.detect_s = DETECT_S;
+    plan.diagnose_s = DIAGNOSE_S;
+    plan.isolate_s = ISOLATE_S;
+    plan.keep_nodes = keep_nodes_;
+    return plan;
+  }
+  mutable policies::FailureNotice last;
+
+private:
+  bool keep_nodes_;
+};
+
+struct Bench {
+  Bench(bool keep_nodes, std::uint32_t node_count, std::uint32_t spare_count)
+      : policy(keep_nodes)
+      , table(test::one_cluster(node_count)) {
+    faults.failures.categories.push_back({"gpu", 1.0, model::Distribution::fixed(1.0), false});
+    faults.failures.categories.push_back({"hang", 1.0, model::Distribution::fixed(1.0), true});
+    faults.recovery.spare_nodes = spare_count;
+  }
+  /// Job 1 on nodes 0 and 1, node `failed` down, the failure handed to recovery at `at_s`.
+  core::JobRuntime& fail_job_on(std::uint32_t failed, std::uint32_t category, double at_s) {
+    core::JobRuntime& job = test::run_job(table, test::pretrain_job(1, 2, 10000.0));
+    job.checkpoint.enabled = true;
+    timer.set_now(at_s);
+    nodes.down(model::ClusterId{0}, failed);
+    recovery.on_failure(model::JobId{1}, job, category);
+    return job;
+  }
+  std::vector<model::NodeId> placement_nodes() const {
+    std::vector<model::NodeId> out;
+    for (const auto& share : table.clusters[0].view.job(model::JobId{1}).placement) {
+      out.push_back(share.node);
+    }
+    return out;
+  }
+
+  config::FaultConfig faults;
+  FixedPlan policy;
+  FakeTimer timer;
+  FakeIo io;
+  core::JobTable table;
+  FakeControl control{table, timer};
+  core::NodeAvailability nodes{table, io};
+  model::Rng rng{3};
+  core::Recovery recovery{faults, policy, timer, io, table, control, nodes, rng, MONDAY_1AM_UNIX_S};
+};
+
+} // namespace
+
+TEST_CASE("core::recovery: manual recovery releases the job and queues it again after the steps", "[core][recovery]") {
+  Bench b(false, 4, 0);
+  core::JobRuntime& job = b.fail_job_on(1, 0, 100.0);
+  CHECK(b.policy.last.category == "gpu");
+  CHECK(b.policy.last.nodes == 2);
+  CHECK(b.policy.last.local_weekday == 0);                            // a Monday
+  CHECK(b.policy.last.local_time_of_day_s == Approx(3600.0 + 100.0)); // 01:01:40 UTC (utc_offset 0)
+  CHECK(b.control.calls == std::vector<std::string>{"end 1 HELD FAILED"});
+  auto [at_s, recovered] = b.timer.last<core::JobRecovered>();
+  CHECK(at_s == 100.0 + STEPS_S);
+  CHECK(recovered.generation == job.generation); // scheduled after the release
+  b.timer.set_now(at_s);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  CHECK(b.control.calls.back() == "requeue 1");
+}
+
+TEST_CASE("core::recovery: a hung job holds its nodes until the hang is noticed", "[core][recovery]") {
+  Bench b(false, 4, 0);
+  core::JobRuntime& job = b.fail_job_on(1, 1, 100.0);
+  CHECK(job.stage == core::JobStage::HUNG);
+  CHECK(b.control.calls.empty());
+  auto [noticed_at, noticed] = b.timer.last<core::HangNoticed>();
+  CHECK(noticed_at == 100.0 + DETECT_S);
+  CHECK(noticed.requeue_at_s == 100.0 + STEPS_S);
+  b.timer.set_now(noticed_at);
+  b.recovery.on_hang_noticed(model::JobId{1}, job, noticed.requeue_at_s);
+  CHECK(b.control.calls == std::vector<std::string>{"end 1 HELD FAILED"});
+  CHECK(b.timer.last<core::JobRecovered>().first == 100.0 + STEPS_S);
+}
+
+TEST_CASE("core::recovery: automatic recovery keeps the healthy nodes and restarts on a spare", "[core][recovery]") {
+  Bench b(true, 4, 1);
+  b.recovery.set_aside_spares(); // the last node
+  model::ClusterId c{0};
+  REQUIRE(b.recovery.spares(c) == std::vector<model::NodeId>{model::NodeId{3}});
+  REQUIRE(b.nodes.is_down(c, 3));
+  core::JobRuntime& job = b.fail_job_on(1, 0, 100.0);
+  CHECK(job.stage == core::JobStage::RECOVERING);
+  CHECK(b.control.calls.empty()); // it holds its nodes meanwhile
+  auto [at_s, recovered] = b.timer.last<core::JobRecovered>();
+  CHECK(at_s == 100.0 + STEPS_S);
+  b.timer.set_now(at_s);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"});
+  CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{0}, model::NodeId{3}});
+  CHECK(b.table.clusters[0].jobs_on_node[3] == std::vector<model::JobId>{model::JobId{1}});
+  CHECK(b.table.clusters[0].jobs_on_node[1].empty());
+  CHECK(b.recovery.spares(c).empty());
+  CHECK_FALSE(b.nodes.is_down(c, 3));
+  // The first node's NIC carries the job's checkpoints: narrowed while the shares move, widened again.
+  CHECK(b.io.widened == std::vector<std::pair<std::uint32_t, std::uint32_t>>{{0, 1}, {0, 2}});
+
+  // The failed node, once repaired, refills the pool instead of coming back.
+  CHECK(b.recovery.take_as_spare(c, 1));
+  CHECK(b.recovery.spares(c) == std::vector<model::NodeId>{model::NodeId{1}});
+  CHECK_FALSE(b.recovery.take_as_spare(c, 2)); // the pool is full
+}
+
+TEST_CASE("core::recovery: with no node free, the recovered job waits ahead of the queue", "[core][recovery]") {
+  Bench b(true, 3, 0);
+  model::JobSpec other = test::pretrain_job(2, 1, 500.0);
+  test::run_job(b.table, other, 2); // node 2 is busy
+  core::JobRuntime& job = b.fail_job_on(1, 0, 100.0);
+  b.timer.set_now(100.0 + STEPS_S);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  CHECK(job.stage == core::JobStage::AWAITING_NODES);
+  b.recovery.restart_awaiting_jobs();
+  CHECK(b.control.calls.empty());
+
+  b.table.clusters[0].view.stop_job(model::JobId{2}); // node 2 frees up
+  b.recovery.restart_awaiting_jobs();
+  CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"});
+  CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{0}, model::NodeId{2}});
+  b.recovery.restart_awaiting_jobs(); // no longer waiting
+  CHECK(b.control.calls.size() == 1);
+}
