@@ -20,6 +20,7 @@ struct Plan {
   std::vector<std::string> axes;  ///< varied keys, the results' set:<key> columns
   std::vector<Point> points;      ///< canonical order
   std::string shard;              ///< "K/N" for a shard's folder, "" otherwise
+  std::vector<AxisLabels> values; ///< every varied key's values in the study's order (plots order points by them)
   std::vector<AxisLabels> labels; ///< the study's short names of axis values (written only when there are some)
 };
 

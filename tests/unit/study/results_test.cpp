@@ -161,7 +161,11 @@ TEST_CASE("study::plan: study.json reads back as written", "[study][plan]") {
   REQUIRE(back.shard == "2/5");
   REQUIRE(back.base_config == plan.base_config);
   REQUIRE(back.labels.empty());
-  REQUIRE(plan_json_text(back).find("labels") == std::string::npos); // study.json of studies without labels as before
+  REQUIRE(plan_json_text(back).find("labels") == std::string::npos); // written only when the study has labels
+  REQUIRE(back.values == plan.values);
+  REQUIRE(back.values.size() == 2); // zip x, y in the study's order (points are sorted by id)
+  REQUIRE(back.values[1].key_path == "y");
+  REQUIRE(back.values[1].names == s.zips[0].axes[1].values);
 
   auto labelled = parse_study_text(
       "config: tiny.yaml\nzip: {x: [1, 2], y: [a, b]}\nlabels: {y: [small, \"big one\"]}\n", "l.yaml", CONFIG_DIR);
