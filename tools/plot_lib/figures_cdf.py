@@ -46,7 +46,7 @@ def draw_setting(ax, x, agg, index, label, steps=False):
         change[1:] = (np.diff(median) != 0) | (np.diff(low) != 0) | (np.diff(high) != 0)
         change[-1] = True
         x, median, low, high = x[change], median[change], low[change], high[change]
-    kwargs = {"drawstyle": "steps-post"} if steps else {"marker": "o", "markersize": 2.5}
+    kwargs = {"drawstyle": "steps-post"} if steps else {"marker": style.marker(index), "markersize": 3}
     (line,) = ax.plot(x, median, linewidth=1.5, color=style.color(index), label=label, **kwargs)
     if n > 1:
         ax.fill_between(x, low, high, color=style.color(index), alpha=style.BAND_ALPHA, linewidth=0,
@@ -97,8 +97,8 @@ def cdf_figure(source, cluster, metric):
         ax.set_title(job_type + panel_count(source, cluster, job_type))
     for ax in style.left_column(axes):
         ax.set_ylabel("CDF (%)")
-    labels = [k if k != "paper" else f"paper (Acme {cluster.capitalize()}, Hu et al. NSDI'24)" for k in handles]
-    style.legend_below(fig, list(handles.values()), labels)
+    style.legend_below(fig, handles, [s.label for s in source.settings],
+                       {"paper": f"paper (Acme {cluster.capitalize()}, Hu et al. NSDI'24)"})
     style.title(fig, f"{cluster}: {what} of GPU jobs by type")
     return fig
 
@@ -149,7 +149,7 @@ def gpu_demand_figure(source, cluster):
         ax.set_ylabel(ylabel)
     axes[0].set_title("by number of jobs")
     axes[1].set_title("by GPU time")
-    labels = [k if k != "paper" else f"paper (Acme {cluster.capitalize()})" for k in handles]
-    style.legend_below(fig, list(handles.values()), labels)
+    style.legend_below(fig, handles, [s.label for s in source.settings],
+                       {"paper": f"paper (Acme {cluster.capitalize()}, Hu et al. NSDI'24)"})
     style.title(fig, f"{cluster}: GPU demand")
     return fig

@@ -71,13 +71,14 @@ def axis_figure(source, group):
             xs = np.array([j for j, _ in points]) + (i - (len(series) - 1) / 2) * width
             mean = np.array([v[0] for _, v in points])
             err = np.array([[v[0] - v[1] for _, v in points], [v[2] - v[0] for _, v in points]])
-            handles[key] = ax.errorbar(xs, mean, yerr=err, fmt="o", markersize=4, capsize=3, color=style.color(i))
+            handles[key] = ax.errorbar(xs, mean, yerr=err, fmt=style.marker(i), markersize=4, capsize=3,
+                                       color=style.color(i))
         ax.set_xticks(x)
         ax.set_xticklabels([group.names[c] for c in group.columns], rotation=30, ha="right")
         ax.set_xlim(-0.5, len(group.columns) - 0.5)
         ax.set_title(f"{cluster}: {name}")
     if len(series) > 1:
-        style.legend_below(fig, list(handles.values()), list(handles))
+        style.legend_below(fig, handles, list(series))
     seeds = max(len(s.runs) for s in source.settings)
     note = f"mean and 95% interval over {seeds} seeds" if seeds > 1 else "one seed per point"
     style.title(fig, f"Metrics by {group.title} ({note})")

@@ -63,7 +63,7 @@ def timeseries_figure(source, cluster):
         ax.set_title(COLUMN_TITLES.get(column, column))
         time_axis(ax, local_zone(source, cluster))
     if len(source.settings) > 1 or len(source.settings[0].runs) > 1:
-        style.legend_below(fig, list(handles.values()), list(handles))
+        style.legend_below(fig, handles, [s.label for s in source.settings])
     zone = local_zone(source, cluster)
     style.title(fig, f"{cluster}: over time (timeseries.csv; local time, {zone.tzname(None) if zone else 'UTC'})")
     return fig
@@ -140,6 +140,6 @@ def failures_figure(source):
         ax.set_title(f"{cluster}: GPU hours lost and spent on fault tolerance")
         ax.set_ylabel("GPU hours")
     if len(source.settings) > 1:
-        style.legend_below(fig, list(handles.values()), list(handles))
+        style.legend_below(fig, handles, [s.label for s in source.settings])
     style.title(fig, "Failures and GPU time lost")
     return fig

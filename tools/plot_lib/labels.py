@@ -82,9 +82,10 @@ def axis_groups(plan):
             home.keys.append(key)
         else:
             groups.append(AxisGroup([key]))
-    given = plan.get("labels", {})
+    given, ordered = plan.get("labels", {}), plan.get("values", {})
     for g in groups:
-        for p in points:
+        g.columns = study_columns(g, ordered)
+        for p in points:  # study.json of earlier versions has no "values": the points' order (by id)
             values = dict(p["overrides"])
             column = tuple(values.get(k, "") for k in g.keys)
             if column not in g.columns:
@@ -95,8 +96,30 @@ def axis_groups(plan):
     return groups
 
 
+def study_columns(group, ordered):
+    """The group's columns in the study's own order: its keys' value lists (study.json "values") side by side
+    (a zip group) or one list (a grid axis)."""
+    lists = [ordered.get(k) for k in group.keys]
+    if not lists or any(v is None for v in lists) or len({len(v) for v in lists}) != 1:
+        return []
+    columns = []
+    for column in zip(*lists):
+        if column not in columns:
+            columns.append(column)
+    return columns
+
+
 def column_of(group, values):
     return tuple(values.get(k, "") for k in group.keys)
+
+
+def study_position(groups, values):
+    """Where a setting stands in the study's order (grid axes as written, the first varying slowest)."""
+    position = []
+    for g in groups:
+        column = column_of(g, values)
+        position.append(g.columns.index(column) if column in g.columns else len(g.columns))
+    return tuple(position)
 
 
 def setting_label(groups, values):

@@ -156,8 +156,8 @@ def read_study(study_dir, with_jobs=True):
             setting.runs.append(read_run(point_dir, with_jobs))
         else:
             setting.failed.append((point["seed"], status + (f": {error}" if error else "")))
-    source = Source("study", plan.get("name") or study_dir.resolve().name, study_dir, list(settings.values()), plan,
-                    groups)
+    ordered = sorted(settings.values(), key=lambda s: point_labels.study_position(groups, s.values))
+    source = Source("study", plan.get("name") or study_dir.resolve().name, study_dir, ordered, plan, groups)
     source.aggregate = read_aggregate(study_dir / "results.json")
     return source
 

@@ -20,6 +20,14 @@ plt.rcParams.update({
 })
 
 
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
+
+
+def marker(index):
+    """The marker of the index-th setting: curves that coincide stay distinguishable."""
+    return MARKERS[index % len(MARKERS)]
+
+
 def color(index):
     """The colour of the index-th setting: the same in every figure of a report."""
     cmap = plt.get_cmap("tab10" if index < 10 else "tab20")
@@ -43,15 +51,21 @@ def left_column(axes, cols=MAX_COLS):
     return [ax for i, ax in enumerate(axes) if i % cols == 0]
 
 
-def legend_below(fig, handles, labels):
-    """One legend for the whole figure, centred under its panels (savefig with bbox_inches="tight" keeps it)."""
+def legend_below(fig, handles, order=(), names=None):
+    """One legend for the whole figure, centred under its panels (savefig with bbox_inches="tight" keeps it).
+    `handles` maps labels to artists; labels in `order` come first in that order, the others (the paper's
+    reference) after them; `names` renames labels in the legend."""
     if not handles:
         return
-    wrapped = ["\n".join(textwrap.wrap(label, LEGEND_WRAP)) or label for label in labels]
+    position = {label: i for i, label in enumerate(order)}
+    labels = sorted(handles, key=lambda label: position.get(label, len(position)))
+    shown = [(names or {}).get(label, label) for label in labels]
+    wrapped = ["\n".join(textwrap.wrap(label, LEGEND_WRAP)) or label for label in shown]
     longest = max(len(w.split("\n")[0]) for w in wrapped)
     width_in = fig.get_figwidth()
     ncol = max(1, min(len(wrapped), int(width_in * 72 / (longest * 6.2 + 40))))
-    fig.legend(handles, wrapped, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, frameon=False)
+    fig.legend([handles[label] for label in labels], wrapped, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+               ncol=ncol, frameon=False)
 
 
 def title(fig, text):
