@@ -102,6 +102,16 @@ def check_page(page, tmp, min_figures, required_ids, texts):
         check(text in dom, f"{page.name}: does not say {text!r}")
 
 
+def check_probe_sees_overlaps(tmp):
+    """The overlap measurement itself: two labels drawn over each other and one outside its figure are found."""
+    page = tmp / "overlap.html"
+    page.write_text('<!DOCTYPE html><html><body><figure id="fig-bad"><svg width="400" height="200">'
+                    '<text x="20" y="50">queueing delay</text><text x="24" y="54">queueing delay</text>'
+                    '<text x="380" y="100">cut off at the edge</text></svg></figure></body></html>')
+    _, measured = probe(page, tmp)
+    check(measured["overlaps"] and measured["outside"], f"the probe misses overlapping text: {measured}")
+
+
 def check_screenshot(page, tmp):
     png = tmp / f"{page.stem}.png"
     browser.screenshot(page, png, window=f"{SCREEN[0]},{SCREEN[1]}")
@@ -123,6 +133,7 @@ def main():
         return 1
     with tempfile.TemporaryDirectory(prefix="acme-report-") as tmp_text:
         tmp = Path(tmp_text)
+        check_probe_sees_overlaps(tmp)
         proc = run([binary, "run", ci_config, "-o", tmp / "ci", "--quiet"])
         check(proc.returncode == 0, f"acme-sim run {ci_config}: {proc.stderr}")
         summary = json.loads((tmp / "ci" / "summary.json").read_text())

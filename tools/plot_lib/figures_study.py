@@ -1,6 +1,7 @@
 """A study's metrics across its points: one figure per axis (keys varied together count as one), each
 setting's mean over seeds with its 95% Student t interval (results.json), the other axes as series."""
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from plot_lib import labels, stats, style
 
@@ -12,6 +13,7 @@ STUDY_METRICS = [
     ("gpu_utilisation", "GPU utilisation (%)", 100.0),
     ("fault_tolerance.gpu_hours_lost", "GPU hours lost", 1.0),
 ]
+WIDE_RANGE = 30.0  # max / min of a panel's values beyond which its value axis is logarithmic
 EXTRA_WORDS = ("energy", "power", "kwh", "joule")  # cluster-level numbers of these kinds are added when present
 
 
@@ -46,37 +48,54 @@ def setting_value(source, setting, cluster, path, scale):
     return (float(np.mean(values)),) * 3 if values else None
 
 
+def wide_range_scale(ax, values):
+    """A logarithmic value axis when the values spread over more than WIDE_RANGE (symlog when some are 0)."""
+    positive = [v for v in values if v > 0]
+    if not positive or min(values) < 0 or max(positive) / min(positive) <= WIDE_RANGE:
+        return False
+    if min(values) > 0:
+        ax.set_xscale("log")
+    else:
+        ax.set_xscale("symlog", linthresh=min(positive))
+    return True
+
+
 def axis_figure(source, group):
-    """Every metric of every cluster against the columns of one axis group."""
+    """Every metric of every cluster against the columns of one axis group, one row per column (names read
+    horizontally, first at the top), the other axes' combinations as series."""
     others = [g for g in source.axis_groups if g is not group and len(g.columns) > 1]
     series = {}
     for s in source.settings:
         key = " \u00b7 ".join(g.names[labels.column_of(g, s.values)] for g in others) or "mean over seeds"
         series.setdefault(key, {})[labels.column_of(group, s.values)] = s
-    clusters = source.clusters()
-    per_cluster = [(c, m) for c in clusters for m in study_metrics(source, c)]
+    per_cluster = [(c, m) for c in source.clusters() for m in study_metrics(source, c)]
     if not per_cluster:
         return None
-    fig, axes = style.panels(len(per_cluster), panel_w=3.0, panel_h=2.5, max_cols=3)
-    x = np.arange(len(group.columns))
-    width = 0.6 / max(1, len(series))
+    rows_h = 0.32 * len(group.columns) * max(1, min(len(series), 3)) + 1.0
+    fig, axes = style.panels(len(per_cluster), panel_w=2.9, panel_h=max(1.8, rows_h), max_cols=3, sharey=True)
+    y = np.arange(len(group.columns))
+    height = 0.6 / max(1, len(series))
     handles = {}
     for ax, (cluster, (path, name, scale)) in zip(axes, per_cluster):
+        drawn_values = []
         for i, (key, by_column) in enumerate(series.items()):
             points = [(j, setting_value(source, by_column[c], cluster, path, scale))
                       for j, c in enumerate(group.columns) if c in by_column]
             points = [(j, v) for j, v in points if v is not None]
             if not points:
                 continue
-            xs = np.array([j for j, _ in points]) + (i - (len(series) - 1) / 2) * width
+            ys = np.array([j for j, _ in points]) + (i - (len(series) - 1) / 2) * height
             mean = np.array([v[0] for _, v in points])
+            drawn_values += [value for _, v in points for value in v]
             err = np.array([[v[0] - v[1] for _, v in points], [v[2] - v[0] for _, v in points]])
-            handles[key] = ax.errorbar(xs, mean, yerr=err, fmt=style.marker(i), markersize=4, capsize=3,
+            handles[key] = ax.errorbar(mean, ys, xerr=err, fmt=style.marker(i), markersize=4, capsize=3,
                                        color=style.color(i))
-        ax.set_xticks(x)
-        ax.set_xticklabels([group.names[c] for c in group.columns], rotation=30, ha="right")
-        ax.set_xlim(-0.5, len(group.columns) - 0.5)
+        if not wide_range_scale(ax, drawn_values):
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # a few ticks: long numbers never collide
         ax.set_title(f"{cluster}: {name}")
+    axes[0].set_yticks(y)
+    axes[0].set_yticklabels([group.names[c] for c in group.columns])
+    axes[0].set_ylim(len(group.columns) - 0.5, -0.5)  # the study's first value at the top (shared by all panels)
     if len(series) > 1:
         style.legend_below(fig, handles, list(series))
     seeds = max(len(s.runs) for s in source.settings)

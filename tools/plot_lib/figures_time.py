@@ -116,30 +116,33 @@ def bars(ax, source, names, values_of):
 
 
 def failures_figure(source):
-    """Per cluster: failures by category and the GPU hours they cost; None when no run failed anything."""
-    clusters = [c for c in source.clusters()
-                if any(v[2] > 0 for field, _ in FAULT_HOURS for v in fault_values(source, c, field))
-                or any(v[2] > 0 for v in fault_values(source, c, "failures"))]
-    if not clusters:
-        return None
-    fig, axes = style.panels(2 * len(clusters), panel_w=4.4, panel_h=2.6, max_cols=2)
-    handles = {}
-    for row, cluster in enumerate(clusters):
+    """Per cluster: failures by category (when any) and the GPU hours lost, rolled back, stalled for
+    checkpoints and spent restoring (failures and preemptions); None when no run has any of these."""
+    panels = []
+    for cluster in source.clusters():
         categories = sorted({k for s in source.settings for r in s.runs for k, v in r.summary["clusters"].get(
             cluster, {}).get("fault_tolerance", {}).get("failures_by_category", {}).items() if v})
-        ax = axes[2 * row]
         if categories:
-            handles.update(bars(ax, source, categories,
+            panels.append((cluster, "categories", categories))
+        if any(v[2] > 0 for field, _ in FAULT_HOURS for v in fault_values(source, cluster, field)):
+            panels.append((cluster, "hours", [f for f, _ in FAULT_HOURS]))
+    if not panels:
+        return None
+    fig, axes = style.panels(len(panels), panel_w=4.4, panel_h=2.6, max_cols=2)
+    handles = {}
+    for ax, (cluster, kind, names) in zip(axes, panels):
+        if kind == "categories":
+            handles.update(bars(ax, source, names,
                                 lambda k, c=cluster: fault_values(source, c, "failures_by_category", k)))
-            ax.set_xticklabels(categories, rotation=30, ha="right")
-        ax.set_title(f"{cluster}: failures by category")
-        ax.set_ylabel("failures")
-        ax = axes[2 * row + 1]
-        handles.update(bars(ax, source, [f for f, _ in FAULT_HOURS], lambda f, c=cluster: fault_values(source, c, f)))
-        ax.set_xticklabels([name for _, name in FAULT_HOURS], rotation=30, ha="right")
-        ax.set_title(f"{cluster}: GPU hours lost and spent on fault tolerance")
-        ax.set_ylabel("GPU hours")
+            ax.set_xticklabels(names, rotation=30, ha="right")
+            ax.set_title(f"{cluster}: failures by category")
+            ax.set_ylabel("failures")
+        else:
+            handles.update(bars(ax, source, names, lambda f, c=cluster: fault_values(source, c, f)))
+            ax.set_xticklabels([name for _, name in FAULT_HOURS], rotation=30, ha="right")
+            ax.set_title(f"{cluster}: GPU hours lost or spent on recovery")
+            ax.set_ylabel("GPU hours")
     if len(source.settings) > 1:
         style.legend_below(fig, handles, [s.label for s in source.settings])
-    style.title(fig, "Failures and GPU time lost")
+    style.title(fig, "Failures, preemptions and the GPU time they cost")
     return fig

@@ -37,7 +37,7 @@ CAPTIONS = {
     "timeseries": "Every column of timeseries.csv (busy GPUs as a share of the cluster's GPUs); long runs are "
                   "averaged into at most 1,500 bins.",
     "failures": "Failures by category and the GPU hours lost, rolled back, stalled for checkpoints and spent "
-                "restoring (summary.json fault_tolerance).",
+                "restoring after failures and preemptions (summary.json fault_tolerance).",
     "metrics_by": "Markers: the mean over seeds; whiskers: the 95% Student t interval (results.json). "
                   "The other axes, if any, are the series.",
 }
@@ -88,8 +88,8 @@ def build_sections(source):
             body += f'<div class="scroll">{report_tables.run_cluster_tables(run, cluster)}</div>'
         sections.append((f"cluster-{file_name_id(cluster)}", f"Cluster {cluster}", body))
     failures = drawn.get("failures")
-    sections.append(("failures", "Failures and GPU time lost",
-                     "".join(failures) if failures else '<p class="note">No failure recorded in any run.</p>'))
+    sections.append(("failures", "Failures, preemptions and GPU time lost",
+                     "".join(failures) if failures else '<p class="note">No failure, preemption or lost GPU time in any run.</p>'))
     return sections
 
 

@@ -57,7 +57,7 @@ def provenance_rows(source):
     versions = sorted({str(r.summary.get("version", "not recorded (written before acme-sim recorded it)"))
                        for r in runs})
     rows.append(("version", ", ".join(versions)))
-    for key, value in first.items():
+    for key, value in first.items() if source.kind == "run" else []:  # a study's points differ in these
         if key not in ("seed", "config", "version", "clusters") and not isinstance(value, (dict, list)):
             rows.append((key, num(value) if isinstance(value, (int, float)) else value))
     rows.append(("folder", str(source.path)))
@@ -81,6 +81,8 @@ def by_type_rows(by_type):
     rows = []
     for name in [t for t in TYPE_ORDER if t in by_type] + [t for t in by_type if t not in TYPE_ORDER]:
         t = by_type[name]
+        if not t.get("jobs"):
+            continue  # a type without jobs (Kalos has no SFT jobs): no row of zeros
         states = t.get("states", {})
         q, j, w = t.get("queue_s", {}), t.get("jct_s", {}), t.get("started_within", {})
         rows.append(["all GPU jobs" if name == "all_gpu" else name, num(t.get("jobs")), num(t.get("rejected")),
@@ -142,9 +144,9 @@ def study_metric_tables(source):
 
 
 def study_by_type_table(source, cluster):
-    """Mean queueing delay per job type and point (mean over seeds)."""
-    types = [t for t in TYPE_ORDER if any(t in r.summary.get("clusters", {}).get(cluster, {}).get("by_type", {})
-                                          for s in source.settings for r in s.runs)]
+    """Mean queueing delay per job type and point (mean over seeds); types without jobs are left out."""
+    types = [t for t in TYPE_ORDER if any(r.summary.get("clusters", {}).get(cluster, {}).get("by_type", {}).get(
+        t, {}).get("jobs") for s in source.settings for r in s.runs)]
     rows = []
     for t in types:
         row = ["all GPU jobs" if t == "all_gpu" else t]
