@@ -15,15 +15,16 @@ h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #dd
      margin-top: 2em; } h3 { margin-top: 1.5em; }
 p.lead { color: #444; margin-top: 0; }
 nav ul { columns: 3; padding-left: 1.2em; font-size: 0.92em; }
-table { border-collapse: collapse; margin: 0.8em 0 1.4em; font-size: 0.85em; }
+table { border-collapse: collapse; margin: 0.8em 0 1.4em; font-size: 0.8em; }
 caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
-th, td { border: 1px solid #d8d8d8; padding: 0.25em 0.6em; }
+th, td { border: 1px solid #d8d8d8; padding: 0.25em 0.45em; }
 th { background: #f3f3f3; text-align: left; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr:nth-child(even) { background: #fafafa; }
 .scroll { overflow-x: auto; }
 figure { margin: 1em 0 2em; } figure svg { height: auto; display: block; }
 figcaption { font-size: 0.88em; color: #444; margin-top: 0.3em; }
 .note { font-size: 0.88em; color: #555; }
+.blocks { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
 """
 
 CAPTIONS = {
@@ -81,11 +82,11 @@ def build_sections(source):
         sections.append(("study", "Metrics across the points", body))
     for cluster in source.clusters():
         body = f'<div class="scroll">{report_tables.cluster_overview(source, cluster)}</div>'
-        body += "".join(drawn.get(cluster, [])) or '<p class="note">No figure: no job ran here.</p>'
+        body += "".join(drawn.get(cluster, [])) or '<p class="note">No figure: no jobs.csv or timeseries.csv rows for this cluster.</p>'
         if source.kind == "run":
             run = source.settings[0].runs[0]
             body += f'<h3>{esc(cluster)}: the summary in numbers</h3>'
-            body += f'<div class="scroll">{report_tables.run_cluster_tables(run, cluster)}</div>'
+            body += report_tables.run_cluster_tables(run, cluster)
         sections.append((f"cluster-{file_name_id(cluster)}", f"Cluster {cluster}", body))
     failures = drawn.get("failures")
     sections.append(("failures", "Failures, preemptions and GPU time lost",

@@ -102,13 +102,16 @@ BY_TYPE_HEADERS = ["type", "jobs", "rejected", "completed", "cancelled", "failed
 def run_cluster_tables(run, cluster):
     """A run's cluster: its job types, then every other block of its summary as key/value rows."""
     c = run.summary.get("clusters", {}).get(cluster, {})
-    parts = [table(BY_TYPE_HEADERS, by_type_rows(c.get("by_type", {})),
-                   f"{cluster}: jobs, queueing delay and JCT by type (summary.json)")]
+    parts = ['<div class="scroll">' + table(BY_TYPE_HEADERS, by_type_rows(c.get("by_type", {})),
+                                            f"{cluster}: jobs, queueing delay and JCT by type (summary.json)") +
+             "</div>"]
+    blocks = []
     for block, value in c.items():
         if isinstance(value, dict) and block != "by_type":
             rows = [(k, num(v)) for k, v in stats.flatten(value)]
             if rows:
-                parts.append(table([block, "value"], rows, f"{cluster}: {block}"))
+                blocks.append(table([block, "value"], rows, f"{cluster}: {block}"))
+    parts.append('<div class="blocks">' + "\n".join(blocks) + "</div>")
     return "\n".join(parts)
 
 
