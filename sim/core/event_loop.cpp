@@ -43,7 +43,7 @@ JobTable make_table(const LoopSetup& setup) {
   for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
     const auto& cc = cfg.clusters[c];
     model::ClusterId id{static_cast<std::uint16_t>(c)};
-    policies::PolicyContext context{cfg.seed, cc.name};
+    policies::PolicyContext context{cfg.seed, cc.name, cfg.base_dir};
     ClusterRuntime runtime(model::ClusterView(shape_of(cc, id, setup.graph->cluster(id))));
     runtime.scheduler = setup.registries->schedulers.create(cc.scheduler, context);
     runtime.scheduler->set_placement(setup.registries->placements.create(cc.placement, context));
@@ -87,8 +87,8 @@ EventLoop::EventLoop(LoopSetup setup)
     , failure_rng_(config_.seed, "engine/failures")
     , recovery_rng_(config_.seed, "engine/recovery")
     , launch_rng_(config_.seed, "engine/launch")
-    , checkpoint_policy_(setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, ""}))
-    , recovery_policy_(setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, ""}))
+    , checkpoint_policy_(setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, "", config_.base_dir}))
+    , recovery_policy_(setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, "", config_.base_dir}))
     , table_(make_table(setup))
     , nodes_(table_, *setup.io)
     , lifecycle_(*config_.faults, queue_, *setup.io, table_, nodes_, recorder_, launch_rng_)
