@@ -74,9 +74,13 @@ std::string check_whole_gpus(const model::JobSpec& job, const model::Placement& 
     }
     total += share.gpus;
   }
-  if (total != job.gpus) {
-    return fmt::format("the placement holds {} GPUs and job {} asks for {}; expected exactly its GPUs", total,
-                       model::to_index(job.id), job.gpus);
+  // A gang job may take whole nodes beyond its GPUs (12 GPUs on two 8-GPU nodes), never a spare share.
+  std::uint32_t smallest = std::min_element(placement.begin(), placement.end(), [](const auto& a, const auto& b) {
+                             return a.gpus < b.gpus;
+                           })->gpus;
+  if (total < job.gpus || total - smallest >= job.gpus) {
+    return fmt::format("the placement holds {} GPUs and job {} asks for {}; expected its GPUs, with no share to spare",
+                       total, model::to_index(job.id), job.gpus);
   }
   return "";
 }

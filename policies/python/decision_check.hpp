@@ -11,9 +11,10 @@ namespace acme::policies::python {
 
 /// Checks decisions one by one, in order, as the engine would apply them after one scheduler call:
 /// a StartJob or RejectJob names a queued job, a PreemptJob a running one, no job gets two decisions,
-/// and a start's placement covers exactly what its job asks for on free GPUs of up nodes, the GPUs of
-/// the starts accepted before it counting as taken. Policies written outside C++ go through it before
-/// anything reaches the engine (whose own checks are assertions, not messages).
+/// and a start's placement covers what its job asks for (whole GPUs with no share to spare, or one
+/// share of a GPU) on free GPUs of up nodes, the GPUs of the starts accepted before it counting as taken. Policies
+/// written outside C++ go through it before anything reaches the engine (whose own checks are assertions, not
+/// messages).
 class DecisionCheck {
 public:
   /// Starts a round over `view` (forgets the decisions of the previous round).
@@ -33,7 +34,7 @@ private:
 };
 
 /// What is wrong with running `job` on `placement` given the resources `free` ("" when it fits): a
-/// GPU job covers its GPUs exactly (whole GPUs on distinct up nodes, or one share of a GPU for a
+/// GPU job covers its GPUs (whole GPUs on distinct up nodes with no share to spare, or one share of a GPU for a
 /// fractional job), a CPU job has an empty placement and enough free cores.
 std::string check_placement(const model::JobSpec& job, const model::Placement& placement, const FreeResources& free);
 

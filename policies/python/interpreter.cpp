@@ -1,12 +1,11 @@
 #include "policies/python/interpreter.hpp"
 
-#include <pybind11/embed.h>
-
 #include <cstdlib>
 #include <mutex>
 
 #include "policies/python/python_view.hpp"
 #include "sim/model/error.hpp"
+#include <pybind11/embed.h>
 
 namespace acme::policies::python {
 namespace {

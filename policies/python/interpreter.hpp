@@ -1,8 +1,8 @@
 #pragma once
 
-#include <pybind11/pybind11.h>
-
 #include <string_view>
+
+#include <pybind11/pybind11.h>
 
 namespace acme::policies::python {
 

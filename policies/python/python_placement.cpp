@@ -39,7 +39,12 @@ std::optional<model::Placement> PythonPlacement::place(const model::JobSpec& job
   State& s = *state_;
   const std::string what = s.spec.class_name + ".place";
   const model::JobEntry* entry = free.view().find_job(job.id);
-  PyJob arg{entry != nullptr ? *entry : model::JobEntry{job}};
+  PyJob arg;
+  if (entry != nullptr) {
+    arg.entry = *entry;
+  } else {
+    arg.entry.spec = job; // a job the view does not know (placement asked about a hypothetical job)
+  }
   py::object result;
   model::Placement placement;
   {
@@ -58,8 +63,8 @@ std::optional<model::Placement> PythonPlacement::place(const model::JobSpec& job
   }
   if (std::string error = check_placement(job, placement, free); !error.empty()) {
     throw_result_error(s.spec, "", 0, s.place,
-                       what + " returned " + describe(placement) + " for job " + std::to_string(model::to_index(job.id)) +
-                           ": " + error);
+                       what + " returned " + describe(placement) + " for job " +
+                           std::to_string(model::to_index(job.id)) + ": " + error);
   }
   return placement;
 }

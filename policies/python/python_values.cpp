@@ -138,14 +138,14 @@ py::object value_from(const config::Node& node) {
     for (const std::string& key : node.keys()) {
       out[py::str(key)] = value_from(node[key]);
     }
-    return std::move(out);
+    return out;
   }
   if (yaml.IsSequence()) {
     py::list out;
     for (std::size_t i = 0; i < node.size(); ++i) {
       out.append(value_from(node.at(i)));
     }
-    return std::move(out);
+    return out;
   }
   return scalar_from(yaml);
 }

@@ -3,13 +3,12 @@
 // Values that cross between C++ and the Python policies (acme_sim's Job, Share, decisions, params).
 // Included only by the acme_python library: it brings in pybind11.
 
-#include <pybind11/pybind11.h>
-
 #include <string>
 
 #include "sim/config/node.hpp"
 #include "sim/model/cluster_view.hpp"
 #include "sim/model/decision.hpp"
+#include <pybind11/pybind11.h>
 
 namespace acme::policies::python {
 

@@ -19,8 +19,10 @@ std::vector<ParamDoc> python_docs(const char* method) {
 PythonPolicySpec parse_python_spec(const config::Node& node, const std::string& family, const std::string& base_dir) {
   expect_policy_keys(node, {"module", "class", "params"});
   if (!node.is_map() || !node["module"].is_defined() || !node["class"].is_defined()) {
-    node.fail("a python " + family + " needs `module:` (a .py file) and `class:`; expected e.g. {name: python, "
-              "module: my_" + family + ".py, class: My" + (family == "scheduler" ? "Scheduler" : "Placement") + "}");
+    node.fail("a python " + family +
+              " needs `module:` (a .py file) and `class:`; expected e.g. {name: python, "
+              "module: my_" +
+              family + ".py, class: My" + (family == "scheduler" ? "Scheduler" : "Placement") + "}");
   }
   PythonPolicySpec spec;
   spec.family = family;
@@ -42,18 +44,16 @@ PythonPolicySpec parse_python_spec(const config::Node& node, const std::string& 
 }
 
 void register_python_policies(PolicyRegistries& registries) {
-  registries.schedulers.add("python", "a scheduler class of your Python file: on_events(events, view) -> decisions",
-                            python_docs("on_events(events, view)"),
-                            [](const config::Node& params, const PolicyContext& context) {
-                              return std::make_unique<PythonScheduler>(
-                                  parse_python_spec(params, "scheduler", context.base_dir), context);
-                            });
-  registries.placements.add("python", "a placement class of your Python file: place(job, view) -> placement",
-                            python_docs("place(job, view)"),
-                            [](const config::Node& params, const PolicyContext& context) {
-                              return std::make_unique<PythonPlacement>(
-                                  parse_python_spec(params, "placement", context.base_dir), context);
-                            });
+  registries.schedulers.add(
+      "python", "a scheduler class of your Python file: on_events(events, view) -> decisions",
+      python_docs("on_events(events, view)"), [](const config::Node& params, const PolicyContext& context) {
+        return std::make_unique<PythonScheduler>(parse_python_spec(params, "scheduler", context.base_dir), context);
+      });
+  registries.placements.add(
+      "python", "a placement class of your Python file: place(job, view) -> placement", python_docs("place(job, view)"),
+      [](const config::Node& params, const PolicyContext& context) {
+        return std::make_unique<PythonPlacement>(parse_python_spec(params, "placement", context.base_dir), context);
+      });
 }
 
 PolicyRegistries make_registries_with_python() {

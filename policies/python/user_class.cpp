@@ -30,9 +30,8 @@ std::string classes_in(py::handle module) {
   std::vector<std::string> names;
   py::object isclass = py::module_::import("inspect").attr("isclass");
   for (auto [key, value] : py::reinterpret_borrow<py::dict>(module.attr("__dict__"))) {
-    if (isclass(value).cast<bool>() &&
-        py::str(py::getattr(value, "__module__", py::str())).cast<std::string>() ==
-            py::str(module.attr("__name__")).cast<std::string>()) {
+    if (isclass(value).cast<bool>() && py::str(py::getattr(value, "__module__", py::str())).cast<std::string>() ==
+                                           py::str(module.attr("__name__")).cast<std::string>()) {
       names.push_back(py::str(key));
     }
   }
@@ -81,7 +80,7 @@ py::object user_method(py::handle instance, const PythonPolicySpec& spec, const 
 
 void throw_user_error(py::error_already_set& error, const PythonPolicySpec& spec, const std::string& what,
                       py::handle fallback) {
-  py::tuple where = py::module_::import("acme_sim").attr("_locate")(error.value(), user_folder(spec));
+  py::tuple where = py::module_::import("acme_sim").attr("_locate")(error.value(), error.trace(), user_folder(spec));
   auto file = where[0].cast<std::string>();
   int line = where[1].cast<int>();
   log::get(log::Category::POLICY).debug("{} raised:\n{}", what, where[3].cast<std::string>());

@@ -87,8 +87,10 @@ EventLoop::EventLoop(LoopSetup setup)
     , failure_rng_(config_.seed, "engine/failures")
     , recovery_rng_(config_.seed, "engine/recovery")
     , launch_rng_(config_.seed, "engine/launch")
-    , checkpoint_policy_(setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, "", config_.base_dir}))
-    , recovery_policy_(setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, "", config_.base_dir}))
+    , checkpoint_policy_(
+          setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, "", config_.base_dir}))
+    , recovery_policy_(
+          setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, "", config_.base_dir}))
     , table_(make_table(setup))
     , nodes_(table_, *setup.io)
     , lifecycle_(*config_.faults, queue_, *setup.io, table_, nodes_, recorder_, launch_rng_)

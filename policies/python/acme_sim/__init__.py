@@ -27,7 +27,7 @@ Values
     ``Job``: a copy of a job (id, gpus, gpu_milli, cpus, type, user, submit_time_s, duration_s,
     requested_time_s, phase, queued_since_s, start_time_s, attained_gpu_s, preemptions, placement, ...).
     ``Share(node, gpus, milli=0, gpu=0)``: GPUs on one node; a placement is a list of Share (or of
-    ``(node, gpus)`` pairs); whole-GPU jobs take exactly their GPUs on distinct up nodes, a fractional job
+    ``(node, gpus)`` pairs); whole-GPU jobs take their GPUs on distinct up nodes (a gang job may take whole nodes, no share to spare), a fractional job
     (``gpu_milli < 1000``) one ``Share(node, 0, milli, gpu)``, a CPU job ``[]``.
 
 ClusterView (valid only during the call that received it)
@@ -91,7 +91,7 @@ class PlacementPolicy:
     def place(self, job, view):
         """Returns a placement for ``job`` (an acme_sim.Job) on what ``view`` shows free, or None.
 
-        A placement is a list of Share (or (node, gpus) pairs) covering exactly ``job.gpus`` whole GPUs on
+        A placement is a list of Share (or (node, gpus) pairs) covering ``job.gpus`` whole GPUs (no share to spare) on
         distinct up nodes with that many free, or one ``Share(node, 0, job.gpu_milli, gpu)`` for a
         fractional job. ``view`` is read-only: ``view.start`` and ``view.place`` are not available here.
         """
@@ -128,17 +128,18 @@ def _load_module(path):
     return module
 
 
-def _locate(exc, user_folder):
+def _locate(exc, tb, user_folder):
     """(file, line, "Type: message", full traceback) of an exception raised by a user's policy.
 
     The line is the innermost traceback frame in the user's folder, else the innermost frame; ("", 0)
     when there is none (the error arose before any Python code ran).
     """
+    tb = tb if tb is not None else exc.__traceback__
     text = " ".join(" ".join(traceback.format_exception_only(type(exc), exc)).split())
-    full = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    full = "".join(traceback.format_exception(type(exc), exc, tb))
     if isinstance(exc, SyntaxError) and exc.filename:
         return exc.filename, exc.lineno or 0, "%s: %s" % (type(exc).__name__, exc.msg), full
-    frames = traceback.extract_tb(exc.__traceback__)
+    frames = traceback.extract_tb(tb)
     folder = os.path.abspath(user_folder) + os.sep
     mine = [f for f in frames if os.path.abspath(f.filename).startswith(folder)]
     where = mine[-1] if mine else (frames[-1] if frames else None)

@@ -46,7 +46,9 @@ TEST_CASE("policies::python::DecisionCheck: says what is wrong with an invalid d
   REQUIRE(start(check, 9, {{model::NodeId{1}, 8}}).find("job 9, which is not in this cluster") != std::string::npos);
   REQUIRE(start(check, 1, {{model::NodeId{0}, 4}}) ==
           "StartJob for job 1 on [node 0: 4 GPUs]: 4 GPUs on node 0, which has 0 free; expected at most the free GPUs");
-  REQUIRE(start(check, 1, {{model::NodeId{1}, 2}}).find("holds 2 GPUs and job 1 asks for 4") != std::string::npos);
+  REQUIRE(start(check, 1, {{model::NodeId{1}, 2}})
+              .find("holds 2 GPUs and job 1 asks for 4; expected its GPUs, with no share to spare") !=
+          std::string::npos);
   REQUIRE(start(check, 1, {{model::NodeId{7}, 4}}).find("node 7 does not exist") != std::string::npos);
   REQUIRE(start(check, 3, {{model::NodeId{1}, 4}, {model::NodeId{1}, 4}}).find("node 1 appears twice") !=
           std::string::npos);
@@ -57,9 +59,9 @@ TEST_CASE("policies::python::DecisionCheck: says what is wrong with an invalid d
           "RejectJob for job 0, which is running; expected a queued job");
   SECTION("two decisions for one job, or more GPUs than the earlier starts left") {
     REQUIRE(start(check, 1, {{model::NodeId{1}, 4}}).empty());
-    REQUIRE(check.accept(model::RejectJob{model::JobId{1}, model::RejectReason::BY_POLICY}).find("already has a "
-                                                                                                  "decision") !=
-            std::string::npos);
+    REQUIRE(check.accept(model::RejectJob{model::JobId{1}, model::RejectReason::BY_POLICY})
+                .find("already has a "
+                      "decision") != std::string::npos);
     view.add_job(test::make_job(4, 8, 0, 10));
     REQUIRE(start(check, 4, {{model::NodeId{1}, 8}}).find("8 GPUs on node 1, which has 4 free") != std::string::npos);
   }

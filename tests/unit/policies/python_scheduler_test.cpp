@@ -62,8 +62,7 @@ TEST_CASE("policies::python: the example fifo.py decides as the C++ fifo", "[pol
   }
 }
 
-TEST_CASE("policies::python: a view kept past its call raises instead of reading freed memory",
-          "[policies][python]") {
+TEST_CASE("policies::python: a view kept past its call raises instead of reading freed memory", "[policies][python]") {
   Driver d(test::make_shape(1, 8), python_scheduler("keeps_view", R"(import acme_sim
 class Sched:
     def __init__(self, params, context):
