@@ -1,10 +1,12 @@
 #include "sim/core/event_loop.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
 #include "sim/config/calibration.hpp"
 #include "sim/model/assert.hpp"
+#include "sim/model/error.hpp"
 
 namespace acme::core {
 namespace {
@@ -67,6 +69,27 @@ std::vector<FailureShape> failure_shapes(const config::Config& cfg, const topolo
     shapes.push_back(std::move(shape));
   }
   return shapes;
+}
+
+/// A scheduler that never starts nor rejects some jobs leaves them queued once nothing else can happen:
+/// a fault of the scheduler (a Python one is the user's code), reported as such rather than as a
+/// broken invariant.
+void check_queues_drained(const JobTable& table, const config::Config& cfg) {
+  for (std::size_t c = 0; c < table.clusters.size(); ++c) {
+    const model::ClusterView& view = table.clusters[c].view;
+    if (view.queued_jobs() == 0) {
+      continue;
+    }
+    auto first = std::find_if(view.jobs().begin(), view.jobs().end(),
+                              [](const auto& j) { return j.second.phase == model::JobPhase::QUEUED; });
+    const config::Node& where = cfg.clusters[c].scheduler.node;
+    throw ConfigError(where.location(), where.path(),
+                      "the scheduler left " + std::to_string(view.queued_jobs()) +
+                          " jobs waiting when nothing else could happen (the first: job " +
+                          std::to_string(model::to_index(first->first)) + ", " +
+                          std::to_string(first->second.spec.gpus) +
+                          " GPUs); expected every job to be started or rejected");
+  }
 }
 
 std::vector<const model::ClusterView*> views_of(const JobTable& table) {
@@ -147,6 +170,7 @@ void EventLoop::process_instant(double now_s) {
 
 void EventLoop::finish() {
   sampler_.sample_until(queue_.now_s(), true);
+  check_queues_drained(table_, config_);
   ACME_ASSERT(table_.jobs.empty(), "every submitted job is accounted for");
 }
 

@@ -93,8 +93,9 @@ class Sched:
 }
 
 TEST_CASE("policies::python: `acme-sim list` entries document module, class and params", "[policies][python]") {
-  for (const auto* entries : {&registries().schedulers.entries(), &registries().placements.entries()}) {
-    const auto& params = entries->at("python").params;
+  std::vector<std::vector<policies::ParamDoc>> docs = {registries().schedulers.entries().at("python").params,
+                                                       registries().placements.entries().at("python").params};
+  for (const auto& params : docs) {
     REQUIRE(params.size() == 3);
     REQUIRE(params[0].name == "module");
     REQUIRE(params[1].name == "class");
