@@ -10,14 +10,11 @@ struct PythonPlacement::State {
   PythonPolicySpec spec;
   py::object instance;
   py::object place;
-  py::object view;
-  PyView* view_ptr = nullptr;
 
   ~State() {
     py::gil_scoped_acquire gil;
     place = py::object();
     instance = py::object();
-    view = py::object();
   }
 };
 
@@ -28,8 +25,6 @@ PythonPlacement::PythonPlacement(PythonPolicySpec spec, const PolicyContext& con
   state_->spec = std::move(spec);
   state_->instance = make_instance(state_->spec, context);
   state_->place = user_method(state_->instance, state_->spec, "place");
-  state_->view = py::cast(PyView());
-  state_->view_ptr = state_->view.cast<PyView*>();
 }
 
 PythonPlacement::~PythonPlacement() = default;
@@ -48,9 +43,10 @@ std::optional<model::Placement> PythonPlacement::place(const model::JobSpec& job
   py::object result;
   model::Placement placement;
   {
-    ViewBinding bound(*s.view_ptr, free);
+    py::object view = py::cast(PyView()); // a fresh view per call: one kept past its call raises
+    ViewBinding bound(*view.cast<PyView*>(), free);
     try {
-      result = s.place(py::cast(std::move(arg)), s.view);
+      result = s.place(py::cast(std::move(arg)), view);
       if (result.is_none()) {
         return std::nullopt;
       }

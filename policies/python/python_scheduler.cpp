@@ -9,9 +9,7 @@ namespace acme::policies::python {
 struct PythonScheduler::State {
   PythonPolicySpec spec;
   py::object instance;
-  py::object on_events; ///< the bound method, looked up once
-  py::object view;      ///< the acme_sim.ClusterView handed to every call
-  PyView* view_ptr = nullptr;
+  py::object on_events;   ///< the bound method, looked up once
   DecisionCheck round;    ///< what view.place / view.start see during a call
   DecisionCheck returned; ///< checks the returned decisions from scratch
 
@@ -20,7 +18,6 @@ struct PythonScheduler::State {
     py::gil_scoped_acquire gil;
     on_events = py::object();
     instance = py::object();
-    view = py::object();
   }
 };
 
@@ -48,8 +45,6 @@ PythonScheduler::PythonScheduler(PythonPolicySpec spec, const PolicyContext& con
   state_->spec = std::move(spec);
   state_->instance = make_instance(state_->spec, context);
   state_->on_events = user_method(state_->instance, state_->spec, "on_events");
-  state_->view = py::cast(PyView());
-  state_->view_ptr = state_->view.cast<PyView*>();
 }
 
 PythonScheduler::~PythonScheduler() = default;
@@ -62,9 +57,10 @@ std::vector<model::Decision> PythonScheduler::on_events(std::span<const model::E
   s.round.begin_round(cluster);
   py::object result;
   {
-    ViewBinding bound(*s.view_ptr, s.round, placement());
+    py::object view = py::cast(PyView()); // a fresh view per call: one kept past its call raises
+    ViewBinding bound(*view.cast<PyView*>(), s.round, placement());
     try {
-      result = s.on_events(events_to_python(events), s.view);
+      result = s.on_events(events_to_python(events), view);
     } catch (py::error_already_set& e) {
       throw_user_error(e, s.spec, what, s.on_events);
     }
