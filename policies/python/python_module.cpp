@@ -22,8 +22,8 @@ void spec_property(py::class_<PyJob>& cls, const char* name, Getter get, const c
       name, [get](const PyJob& j) { return get(j.entry.spec); }, doc);
 }
 
-void bind_job(py::module_& m) {
-  py::class_<PyJob> cls(m, "Job", "A copy of one job as the view showed it when asked (safe to keep).");
+/// The job's spec: what the workload says about it.
+void bind_job_spec(py::class_<PyJob>& cls) {
   spec_property(
       cls, "id", [](const JobSpec& s) { return model::to_index(s.id); }, "job id (int), dense in submission order");
   spec_property(
@@ -70,6 +70,12 @@ void bind_job(py::module_& m) {
       cls, "is_fractional", [](const JobSpec& s) { return s.is_fractional(); }, "takes part of a GPU");
   spec_property(
       cls, "gpu_share", [](const JobSpec& s) { return s.gpu_share(); }, "GPUs held (fractional: milli/1000)");
+}
+
+/// The job as the view shows it now (phase, service, placement).
+void bind_job(py::module_& m) {
+  py::class_<PyJob> cls(m, "Job", "A copy of one job as the view showed it when asked (safe to keep).");
+  bind_job_spec(cls);
   cls.def_property_readonly(
          "phase", [](const PyJob& j) { return phase_name(j.entry.phase); }, "queued, running or held (recovering)")
       .def_property_readonly(
