@@ -78,13 +78,4 @@ private:
   std::map<std::string, Entry> entries_;
 };
 
-/// Rejects keys in a policy's mapping other than "name" and `accepted`.
-inline void expect_policy_keys(const config::Node& node, std::vector<std::string> accepted) {
-  if (!node.is_map()) {
-    return;
-  }
-  accepted.insert(accepted.begin(), "name");
-  node.expect_keys(accepted);
-}
-
 } // namespace acme::policies

@@ -102,6 +102,11 @@ measure "full model, 183 days: failures, async ckpt, auto recovery, eval" "$SIM"
   -o "$WORK/full_model" $FULL --quiet
 echo "  $(grep -o '"jobs_submitted": [0-9]*' "$WORK/full_model/summary.json") (evaluation requests become trial and"
 echo "  metric jobs); target: <= 30 s on one core"
+# shellcheck disable=SC2086
+measure "full model, 183 days, with the event trace (output.events)" "$SIM" run configs/acme.yaml \
+  -o "$WORK/full_model_events" $FULL --set output.events=true --quiet
+echo "  events.csv: $(($(wc -l <"$WORK/full_model_events/events.csv") - 1)) rows, \
+$(($(wc -c <"$WORK/full_model_events/events.csv") / 1048576)) MiB"
 
 echo "cost against workload size at the same load (default policies, synthetic workload of 2, 18 and 183 days):"
 for days in 2 18 183; do

@@ -2,9 +2,19 @@
 
 #include <string>
 
+#include "policies/param_table.hpp"
 #include "sim/config/node.hpp"
 
 namespace acme::policies::python {
+
+/// The keys of a `python` policy, declared once: parsing, the unknown-key check and `acme-sim list`.
+struct PythonPolicyParams {
+  std::string module;     ///< the Python file, as written (relative to the config file)
+  std::string class_name; ///< `class:`
+  config::Node params;    ///< `params:`, a mapping (undefined when absent)
+
+  static const ParamTable<PythonPolicyParams>& table();
+};
 
 /// A `python` policy as the config names it: `{name: python, module: FILE, class: NAME, params: {...}}`.
 struct PythonPolicySpec {

@@ -1,5 +1,6 @@
 // The `python` policies of a build without pybind11 or Python's development files: listed, with their
 // parameters, and refusing to run with a message that says what to install.
+#include "policies/python/policy_spec.hpp"
 #include "policies/python/register_python.hpp"
 
 namespace acme::policies::python {
@@ -8,9 +9,7 @@ namespace {
 template <class Policy>
 void add_unavailable(Registry<Policy>& registry, const char* family) {
   registry.add("python", std::string("a ") + family + " class of your Python file (not in this build)",
-               {{"module", "(required)", "the Python file defining the class, relative to the config file"},
-                {"class", "(required)", "the class"},
-                {"params", "{}", "a mapping handed to the class as a dict"}},
+               PythonPolicyParams::table().docs(),
                [family](const config::Node& params, const PolicyContext&) -> std::unique_ptr<Policy> {
                  params.fail(std::string("this acme-sim was built without Python support; expected a build "
                                          "with pybind11 and Python's development files (tools/install_deps.sh "

@@ -115,10 +115,10 @@ EventLoop::EventLoop(LoopSetup setup)
     , recovery_policy_(
           setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, "", config_.base_dir}))
     , table_(make_table(setup))
-    , nodes_(table_, *setup.io)
+    , nodes_(table_, *setup.io, recorder_.events())
     , lifecycle_(*config_.faults, queue_, *setup.io, table_, nodes_, recorder_, launch_rng_)
     , checkpoint_(*config_.faults, *checkpoint_policy_, costs_from(config_), queue_, *setup.io, table_, lifecycle_,
-                  launch_rng_)
+                  launch_rng_, recorder_.events())
     , plans_(queue_, *setup.io, table_, lifecycle_, checkpoint_.costs().h2d_Bps)
     , recovery_(*config_.faults, *recovery_policy_, queue_, *setup.io, table_, lifecycle_, nodes_, recovery_rng_,
                 workload_->epoch_unix_s())
