@@ -24,6 +24,7 @@ struct ParamDoc {
 struct PolicyContext {
   std::uint64_t seed = 0; ///< the run seed: policies draw randomness from model::Rng(seed, name)
   std::string cluster;    ///< the cluster it serves
+  std::string base_dir;   ///< the config's folder: relative paths in policy parameters resolve against it
 };
 
 /// Policies of one family keyed by their YAML name. Owned by whoever builds the run; no globals.

@@ -4,7 +4,8 @@
 #
 #   1. generating the 183-day synthetic Acme workload (~1.09M jobs) and writing it as AcmeTrace CSV
 #   2. replaying that ~1M-row trace with fifo (reading + simulating), with and without jobs.csv
-#   3. the same replay with easy_backfill (long queues after evaluation batches) and with the Acme-like
+#   3. the same replay with the Python example fifo (policies/python/examples/fifo.py; same bytes as fifo),
+#      with easy_backfill (long queues after evaluation batches) and with the Acme-like
 #      policies of configs/acme.yaml (priority + pretraining reservation + EASY; Kubernetes-like quotas)
 #   4. the full model on the 183-day synthetic workload: failures, async 30-minute checkpoints through the
 #      contended storage, automatic recovery, decoupled evaluation of every checkpoint's batch
@@ -77,8 +78,15 @@ O0="clusters[0].policies.scheduler={name: easy_backfill, estimator: oracle}"
 O1="clusters[1].policies.scheduler={name: easy_backfill, estimator: oracle}"
 measure "replay the generated trace, fifo" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_fifo" \
   --set "$F0" --set "$F1" --quiet
+fifo_user=$user
 measure "replay, fifo, no jobs.csv (read + simulate)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_nocsv" \
   --set "$F0" --set "$F1" --set output.jobs_csv=false --quiet
+PY="{name: python, module: $PWD/policies/python/examples/fifo.py, class: Fifo}"
+measure "replay, Python fifo (policies/python/examples/fifo.py)" "$SIM" run "$WORK/replay.yaml" \
+  -o "$WORK/replay_pyfifo" --set "clusters[0].policies.scheduler=$PY" --set "clusters[1].policies.scheduler=$PY" --quiet
+cmp -s "$WORK/replay_fifo/jobs.csv" "$WORK/replay_pyfifo/jobs.csv" && same="same jobs.csv as fifo" || same="jobs.csv DIFFERS from fifo's"
+ratio=$(awk -v p="$user" -v c="$fifo_user" 'BEGIN { printf "%.1f", (c > 0 ? p / c : 0) }')
+echo "  Python fifo: ${ratio}x the C++ fifo's user time, $same (target: within 10x)"
 measure "replay, easy_backfill" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy" --set "$E0" --set "$E1" --quiet
 measure "replay, easy_backfill (oracle estimates)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy_oracle" \
   --set "$O0" --set "$O1" --quiet

@@ -3,7 +3,7 @@
 # Idempotent: does nothing (and needs no root) when everything is there.
 set -eu
 PACKAGES="cmake ninja-build g++ pkg-config libsimgrid-dev libboost-graph-dev libyaml-cpp-dev libtbb-dev \
-libspdlog-dev libfmt-dev catch2 python3 python3-matplotlib clang-format chromium"
+libspdlog-dev libfmt-dev catch2 python3 python3-matplotlib clang-format chromium python3-dev pybind11-dev"
 missing=""
 for p in $PACKAGES; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -47,7 +47,7 @@ std::unique_ptr<policies::EvalDispatch> make(const std::string& yaml) {
   static const policies::PolicyRegistries registries = policies::make_builtin_registries();
   config::Node root = config::load_yaml_text("dispatch: " + yaml, "t.yaml");
   return registries.eval_dispatches.create(config::parse_policy(root["dispatch"], "eval dispatch", "coupled"),
-                                           {1, "test"});
+                                           {1, "test", ""});
 }
 
 policies::PlannedTrial trial(std::uint32_t dataset, double lane_s, double metric_s = 1.0) {

@@ -61,7 +61,7 @@ void defaults_read_back(const policies::Registry<Policy>& registry, const std::s
       // Keys that need another key's value: fixed's required interval, per-user quotas.
       std::string extra = name == "fixed" ? ", interval: 30min" : doc.name == "user_quota" ? ", group_by: user" : "";
       REQUIRE_NOTHROW(
-          registry.create(spec(family, name, ", " + doc.name + ": " + doc.default_value + extra), {1, "c"}));
+          registry.create(spec(family, name, ", " + doc.name + ": " + doc.default_value + extra), {1, "c", ""}));
     }
   }
 }
