@@ -7,7 +7,8 @@ namespace acme::policies {
 
 QueueScheduler::QueueScheduler(QueueSchedulerConfig config)
     : estimator_(config.estimator)
-    , config_(std::move(config)) {}
+    , config_(std::move(config))
+    , cadence_(config_.cadence) {}
 
 std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Event> events,
                                                        const model::ClusterView& cluster) {
@@ -32,6 +33,7 @@ void QueueScheduler::intake(const model::Event& event, const model::ClusterView&
   std::visit(
       [&](const auto& e) {
         using E = std::decay_t<decltype(e)>;
+        changes.triggered = changes.triggered || !std::is_same_v<E, model::WakeUp>;
         if constexpr (std::is_same_v<E, model::JobSubmitted>) {
           queue_again(cluster, e.job, changes);
         } else if constexpr (std::is_same_v<E, model::JobEnded>) {
@@ -82,27 +84,60 @@ void QueueScheduler::schedule_gpus(const model::ClusterView& cluster, const Roun
     quota_.emplace(*config_.quota, cluster.total_gpus());
   }
   bool reordered = prepare_round(cluster);
+  if (cadenced()) {
+    cadenced_round(cluster, changes, reordered, out);
+    return;
+  }
   bool claimant_started = serve_claimant(cluster, out);
   if (!reordered && !claimant_started && changes.arrivals_only() && arrivals_pass(cluster, changes, out)) {
     return;
   }
-  full_pass(cluster, out);
+  full_pass(cluster, out, PassKind::FULL, config_.depth);
+}
+
+void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
+                                    std::vector<model::Decision>& out) {
+  bool changed = reordered || !changes.arrivals_only() || !changes.arrived.empty();
+  RoundPlan plan = cadence_.plan(now_s_, changes.triggered, changed);
+  bool cut_short = false;
+  if (plan.main) {
+    bool claimant_started = serve_claimant(cluster, out);
+    bool event_pass = plan.main_depth != CadenceParams::NO_LIMIT;
+    if (reordered || claimant_started || !event_pass || !changes.arrivals_only() ||
+        !arrivals_pass(cluster, changes, out)) {
+      full_pass(cluster, out, PassKind::FULL, event_pass ? config_.depth : NO_LIMIT);
+      cut_short = last_end_ == PassEnd::DEPTH;
+    }
+  }
+  if (plan.backfill) {
+    full_pass(cluster, out, PassKind::BACKFILL, config_.cadence.bf_max_job_test);
+  }
+  if (auto at = cadence_.wake_up(now_s_, gpu_queue().first_in_pass().has_value(), cut_short)) {
+    out.emplace_back(model::CallMeLater{*at});
+  }
+}
+
+bool QueueScheduler::within_user_budget(const model::JobSpec& job) {
+  std::uint32_t limit = config_.cadence.bf_max_job_user;
+  return limit == 0 || ++tested_by_user_[job.user] <= limit;
 }
 
 void QueueScheduler::begin(PassKind kind) {
   min_unfit_ = NO_LIMIT;
   min_unpreemptable_ = NO_LIMIT;
+  tested_by_user_.clear();
   begin_pass(kind);
 }
 
-void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
+void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out, PassKind kind,
+                               std::uint32_t depth) {
   head_.reset();
-  begin(PassKind::FULL);
+  begin(kind);
   PassQueue& queue = gpu_queue();
   std::uint32_t examined = 0;
   std::optional<QueueKey> key = queue.first_in_pass();
   while (key) {
-    if (examined == config_.depth) {
+    if (examined == depth) {
       last_end_ = PassEnd::DEPTH;
       return;
     }
@@ -117,9 +152,9 @@ void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<mo
     if (const model::JobEntry* entry = queued_entry(cluster, key->job); entry == nullptr) {
       queue.drop(key->job);
       noted_.erase(key->job);
-    } else {
+    } else if (kind != PassKind::BACKFILL || within_user_budget(entry->spec)) {
       ++examined;
-      step = examine(*entry, PassKind::FULL, out);
+      step = examine(*entry, kind, out);
     }
     if (!head_ && (step == Step::WAITING || step == Step::BLOCKED)) {
       head_ = key->job;

@@ -9,6 +9,7 @@
 
 #include "policies/estimators/runtime_estimator.hpp"
 #include "policies/scheduling/job_queue.hpp"
+#include "policies/scheduling/pass_cadence.hpp"
 #include "policies/scheduling/pass_queue.hpp"
 #include "policies/scheduling/quota_book.hpp"
 #include "policies/scheduling/running_jobs.hpp"
@@ -29,6 +30,7 @@ struct RoundChanges {
   bool released = false;             ///< GPUs were freed: a job ended (any cause) or a node came back
   bool nodes_down = false;           ///< a node went down (reservations computed on it are void)
   bool overrun = false;              ///< a running job passed its estimated end (plans built on it are void)
+  bool triggered = false;            ///< an event other than a wake-up came (submission, end, node change)
   std::vector<model::JobId> arrived; ///< GPU jobs queued this round (new or back after preemption)
 
   /// Nothing but arrivals: every job that waited before still cannot start where it could not.
@@ -47,6 +49,7 @@ enum class PassEnd : std::uint8_t {
 enum class PassKind : std::uint8_t {
   FULL,     ///< the queue in order, from its first job
   ARRIVALS, ///< only the jobs queued this round, in queue order (nothing else changed)
+  BACKFILL, ///< under a cadence (PassCadence): the periodic backfill pass, the queue in order
 };
 
 /// What a round with nothing but arrivals needs (QueueScheduler::on_arrivals).
@@ -62,6 +65,7 @@ struct QueueSchedulerConfig {
   EstimatorParams estimator;        ///< runtime estimates (reservations, shortest-first keys)
   std::optional<QuotaParams> quota; ///< GPU quotas: admission, rejection of jobs they never admit, reclaim
   model::WaitReason quota_wait = model::WaitReason::QUOTA; ///< what a job the quotas hold back waits for
+  CadenceParams cadence; ///< when passes run (none: a full pass at every event); event_depth is `depth`
 };
 
 /// The skeleton of every queue-based scheduler. It turns events into queue changes, serves CPU jobs
@@ -72,7 +76,10 @@ struct QueueSchedulerConfig {
 /// - in a round with nothing but arrivals, only the arrivals are examined (every other job still cannot
 ///   start where it could not), which keeps long queues cheap;
 /// - a job that preemptions were asked for (the claimant) is served first until it starts, and its
-///   victims' free GPUs are kept for it.
+///   victims' free GPUs are kept for it;
+/// - under a cadence (QueueSchedulerConfig::cadence), passes run as Slurm runs them: strict-order main
+///   passes at events (at most `depth` jobs) and every sched_interval, backfill passes every bf_interval
+///   within their test budget; the scheduler asks to be woken up (CallMeLater) for the periodic passes.
 /// A policy supplies its queue (gpu_queue) and its decision for one job (decide); hooks refine the rest.
 class QueueScheduler : public Scheduler {
 public:
@@ -151,6 +158,8 @@ protected:
   /// The queued GPU job `id`, or nullptr when the view no longer shows it queued (stale entry).
   static const model::JobEntry* queued_entry(const model::ClusterView& cluster, model::JobId id);
   PassEnd last_pass_end() const { return last_end_; }
+  /// Whether passes follow a cadence (then only BACKFILL passes backfill).
+  bool cadenced() const { return config_.cadence.enabled(); }
   double now_s() const { return now_s_; }
 
   RuntimeEstimator estimator_;
@@ -162,7 +171,12 @@ private:
   void job_ended(const model::JobEnded& ended, const model::ClusterView& cluster, RoundChanges& changes);
   void queue_again(const model::ClusterView& cluster, model::JobId id, RoundChanges& changes);
   void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
-  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out, PassKind kind,
+                 std::uint32_t depth);
+  void cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
+                      std::vector<model::Decision>& out);
+  /// Under a cadence, a backfill pass tests at most bf_max_job_user jobs per user: false past it.
+  bool within_user_budget(const model::JobSpec& job);
   bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
   void begin(PassKind kind);
   bool serve_claimant(const model::ClusterView& cluster, std::vector<model::Decision>& out);
@@ -184,6 +198,8 @@ private:
   double now_s_ = 0.0;
   std::optional<model::WaitReason> held_for_;                 ///< set by hold() during one decide()
   std::unordered_map<model::JobId, model::WaitReason> noted_; ///< queued GPU jobs' last noted reason
+  PassCadence cadence_;
+  std::unordered_map<model::UserId, std::uint32_t> tested_by_user_; ///< in the current backfill pass
 };
 
 } // namespace acme::policies

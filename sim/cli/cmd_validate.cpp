@@ -6,9 +6,11 @@
 #include <map>
 
 #include "sim/cli/commands.hpp"
+#include "sim/metrics/atomic_file.hpp"
 #include "sim/model/error.hpp"
 #include "validate/checkpoint/checkpoint_checks.hpp"
 #include "validate/eval/eval_checks.hpp"
+#include "validate/queueing/queueing_checks.hpp"
 #include <unistd.h>
 
 namespace acme::cli {
@@ -32,6 +34,16 @@ const std::map<std::string, Subject>& subjects() {
        {"evaluation trials vs the paper: HumanEval profile, coupled/decoupled makespan ratios on 1 and 4 nodes, "
         "per-trial model-load throughput",
         [](const validate::ValidationContext& ctx, std::vector<std::string>) { return validate::check_eval(ctx); }}},
+      {"queueing",
+       {"queueing delay vs the paper: per-type CDFs (KS), Table 2 means and medians, evaluation waits longest "
+        "[CONFIG]",
+        [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
+          std::string config = args.empty() ? ctx.work_dir + "/acme.yaml" : args[0];
+          if (args.empty()) {
+            metrics::write_file_atomically(config, embedded_default_config());
+          }
+          return validate::check_queueing(ctx, config);
+        }}},
       {"workload",
        {"the synthetic Acme workload vs the paper: duration and GPU-count CDFs, type and state shares, Table 2",
         [](const validate::ValidationContext&, std::vector<std::string> args) {
