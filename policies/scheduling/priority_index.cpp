@@ -169,6 +169,9 @@ void PriorityIndex::rebuild_heads() {
 }
 
 void PriorityIndex::update_head(Seq& seq) {
+  if (seq.head && !seq.jobs.empty() && *seq.head == global_key(seq, *seq.jobs.begin())) {
+    return; // a change behind the head
+  }
   if (seq.head) {
     heads_.erase(*seq.head);
     seq.head.reset();

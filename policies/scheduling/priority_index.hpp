@@ -27,7 +27,8 @@ struct PriorityIndexParams {
 };
 
 /// A queue in descending integer multifactor priority, kept incrementally: a recalculation costs
-/// O(users log users + jobs whose age class changes), add and drop O(log n), a pass step O(log users).
+/// O(users log users + jobs whose age class changes) and add and drop O(log n), whatever the backlog; a pass
+/// step costs O(log users + log jobs of one user). Memory: up to three tree or hash nodes per job.
 ///
 /// At the priority time T (set by recalc(), 0 s until the first one) a job's priority is
 ///   P = base + fs(user) + age,  age = clamp(floor(T / u) - floor(submit / u), 0, max_age_units)
