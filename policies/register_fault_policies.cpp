@@ -2,6 +2,7 @@
 #include "policies/checkpoint/interval_policies.hpp"
 #include "policies/recovery/automatic_recovery.hpp"
 #include "policies/recovery/manual_recovery.hpp"
+#include "sim/model/limits.hpp"
 
 namespace acme::policies {
 namespace {
@@ -23,8 +24,9 @@ void register_builtin_checkpoint_policies(Registry<CheckpointPolicy>& registry) 
                    params.fail("missing key \"interval\"; expected a duration such as \"30min\"");
                  }
                  double s = interval.as_duration_s();
-                 if (s <= 0.0) {
-                   interval.fail("expected a positive duration");
+                 if (s < model::limits::MIN_CHECKPOINT_INTERVAL_S) {
+                   interval.fail("expected a duration of at least 1s such as \"30min\", got \"" + interval.as_string() +
+                                 "\"");
                  }
                  return std::make_unique<FixedIntervalCheckpoint>(s);
                });
@@ -35,6 +37,9 @@ void register_builtin_checkpoint_policies(Registry<CheckpointPolicy>& registry) 
       double min_s = params.is_map()
                          ? params.get_or("min_interval", DEFAULT_MIN_INTERVAL_S, &config::Node::as_duration_s)
                          : DEFAULT_MIN_INTERVAL_S;
+      if (min_s < model::limits::MIN_CHECKPOINT_INTERVAL_S) {
+        params["min_interval"].fail("expected a duration of at least 1s such as \"1min\"");
+      }
       return std::make_unique<OptimalIntervalCheckpoint>(higher_order, min_s);
     };
   };

@@ -31,8 +31,13 @@ ManualRecoveryParams ManualRecoveryParams::parse(const config::Node& node) {
   }
   p.work_start_s = node.get_or("work_start", p.work_start_s, &config::Node::as_duration_s);
   p.work_end_s = node.get_or("work_end", p.work_end_s, &config::Node::as_duration_s);
+  if (p.work_start_s >= DAY_S) {
+    node["work_start"].fail("expected a time of day before 24h, such as \"9h\"");
+  }
   if (p.work_end_s <= p.work_start_s || p.work_end_s > DAY_S) {
-    node["work_end"].fail("expected work_start < work_end <= 24h");
+    node[node["work_end"].is_defined() ? "work_end" : "work_start"].fail(
+        "expected work_start < work_end <= 24h, got work_start " + number_text(p.work_start_s) + " s and work_end " +
+        number_text(p.work_end_s) + " s");
   }
   p.weekends_off = node.get_or("weekends_off", p.weekends_off, &config::Node::as_bool);
   read_distribution(node, "day_detect", p.day_detect);

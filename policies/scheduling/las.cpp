@@ -31,10 +31,11 @@ std::vector<double> parse_thresholds(const config::Node& node, std::vector<doubl
 } // namespace
 
 LasParams LasParams::parse(const config::Node& node) {
-  expect_policy_keys(node, {"queue_thresholds", "starvation_knob", "preemption", "queue_depth"});
+  expect_policy_keys(node, {"queue_thresholds", "starvation_knob", "preemption", "queue_depth", "min_run"});
   LasParams p;
   p.thresholds_gpu_s = parse_thresholds(node, p.thresholds_gpu_s);
   p.starvation_knob = parse_nonnegative_or(node, "starvation_knob", p.starvation_knob);
+  p.min_run_s = parse_duration_or(node, "min_run", p.min_run_s);
   if (node["preemption"].is_defined()) {
     p.preemption = node["preemption"].as_bool();
   }
@@ -47,6 +48,7 @@ std::vector<ParamDoc> LasParams::docs() {
           {"starvation_knob", format_number(DEFAULT_STARVATION_KNOB),
            "a queued job waiting this many times its counted run time returns to queue 0 (0: never)"},
           {"preemption", "true", "a job that does not fit preempts running jobs of lower queues"},
+          {"min_run", "10min", "a running job is preempted only after it ran this long since it started"},
           queue_depth_doc()};
 }
 
@@ -164,7 +166,9 @@ std::vector<model::JobId> LasScheduler::plan_preemption(const model::JobEntry& e
   std::vector<model::JobId> candidates;
   for (std::size_t l = by_level_.size(); l-- > level + 1;) {
     for (auto r = by_level_[l].rbegin(); r != by_level_[l].rend(); ++r) {
-      candidates.push_back(r->second);
+      if (r->first + params_.min_run_s <= now_s()) { // started (r->first) at least min_run ago
+        candidates.push_back(r->second);
+      }
     }
   }
   return candidates.empty() ? candidates : plan_victims(entry.spec.gpus, free_, running_, candidates);

@@ -1,6 +1,7 @@
 #include "policies/scheduling/policy_params.hpp"
 
 #include <cstdio>
+#include <limits>
 
 namespace acme::policies {
 namespace {
@@ -43,14 +44,18 @@ double parse_duration_or(const config::Node& node, std::string_view key, double 
   return child.is_defined() ? child.as_duration_s() : fallback;
 }
 
-void parse_type_map(const config::Node& node, std::string_view key, std::vector<double>& values) {
+void parse_type_map(const config::Node& node, std::string_view key, std::vector<double>& values, double max) {
   config::Node map = node[key];
   if (!map.is_defined()) {
     return;
   }
   map.expect_keys(job_type_keys());
   for (const auto& name : map.keys()) {
-    values[static_cast<std::size_t>(*job_type_from_key(name))] = map[name].as_nonnegative();
+    config::Node value = map[name];
+    values[static_cast<std::size_t>(*job_type_from_key(name))] =
+        max < std::numeric_limits<double>::max()
+            ? value.as_double_in(0.0, max, "a number in [0, " + format_number(max) + "]")
+            : value.as_nonnegative();
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,8 +52,9 @@ std::uint32_t parse_count_or(const config::Node& node, std::string_view key, std
 double parse_nonnegative_or(const config::Node& node, std::string_view key, double fallback);
 /// A duration under `key` ("30min", "7d"), or `fallback` when absent.
 double parse_duration_or(const config::Node& node, std::string_view key, double fallback);
-/// A mapping from job-type keys to numbers >= 0 under `key`, overriding `values` for the types it names.
-void parse_type_map(const config::Node& node, std::string_view key, std::vector<double>& values);
+/// A mapping from job-type keys to numbers in [0, max] under `key`, overriding `values` for the types it names.
+void parse_type_map(const config::Node& node, std::string_view key, std::vector<double>& values,
+                    double max = std::numeric_limits<double>::max());
 
 /// "1.5" style text for defaults in ParamDocs.
 std::string format_number(double value);

@@ -13,7 +13,7 @@ PriorityParams PriorityParams::parse(const config::Node& node) {
   p.type_weight = parse_nonnegative_or(node, "type_weight", p.type_weight);
   p.age_weight = parse_nonnegative_or(node, "age_weight", p.age_weight);
   p.fairshare_weight = parse_nonnegative_or(node, "fairshare_weight", p.fairshare_weight);
-  parse_type_map(node, "type_factor", p.type_factor);
+  parse_type_map(node, "type_factor", p.type_factor, 1.0); // Slurm's QOS factor is normalised to [0, 1]
   p.max_age_s = parse_duration_or(node, "max_age", p.max_age_s);
   if (p.max_age_s <= 0.0) {
     node["max_age"].fail("expected a positive duration such as \"7d\"");

@@ -6,6 +6,7 @@
 #include "sim/metrics/fault_stats.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/civil_time.hpp"
+#include "sim/model/text_escape.hpp"
 
 namespace acme::metrics {
 namespace {
@@ -35,14 +36,7 @@ std::string queue_shares_json(const std::vector<double>& sorted_delays_s) {
 }
 
 std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-    }
-    out += c;
-  }
-  return out + "\"";
+  return model::json_quote(s);
 }
 
 } // namespace
