@@ -24,6 +24,7 @@ struct ParamDoc {
 struct PolicyContext {
   std::uint64_t seed = 0; ///< the run seed: policies draw randomness from model::Rng(seed, name)
   std::string cluster;    ///< the cluster it serves
+  std::string base_dir;   ///< the config's folder: relative paths in policy parameters resolve against it
 };
 
 /// Policies of one family keyed by their YAML name. Owned by whoever builds the run; no globals.
@@ -76,14 +77,5 @@ private:
   std::string family_;
   std::map<std::string, Entry> entries_;
 };
-
-/// Rejects keys in a policy's mapping other than "name" and `accepted`.
-inline void expect_policy_keys(const config::Node& node, std::vector<std::string> accepted) {
-  if (!node.is_map()) {
-    return;
-  }
-  accepted.insert(accepted.begin(), "name");
-  node.expect_keys(accepted);
-}
 
 } // namespace acme::policies

@@ -4,7 +4,8 @@
 #
 #   1. generating the 183-day synthetic Acme workload (~1.09M jobs) and writing it as AcmeTrace CSV
 #   2. replaying that ~1M-row trace with fifo (reading + simulating), with and without jobs.csv
-#   3. the same replay with easy_backfill (long queues after evaluation batches) and with the Acme-like
+#   3. the same replay with the Python example fifo (policies/python/examples/fifo.py; same bytes as fifo),
+#      with easy_backfill (long queues after evaluation batches) and with the Acme-like
 #      policies of configs/acme.yaml (priority + pretraining reservation + EASY; Kubernetes-like quotas)
 #   4. the full model on the 183-day synthetic workload: failures, async 30-minute checkpoints through the
 #      contended storage, automatic recovery, decoupled evaluation of every checkpoint's batch
@@ -77,8 +78,15 @@ O0="clusters[0].policies.scheduler={name: easy_backfill, estimator: oracle}"
 O1="clusters[1].policies.scheduler={name: easy_backfill, estimator: oracle}"
 measure "replay the generated trace, fifo" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_fifo" \
   --set "$F0" --set "$F1" --quiet
+fifo_user=$user
 measure "replay, fifo, no jobs.csv (read + simulate)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_nocsv" \
   --set "$F0" --set "$F1" --set output.jobs_csv=false --quiet
+PY="{name: python, module: $PWD/policies/python/examples/fifo.py, class: Fifo}"
+measure "replay, Python fifo (policies/python/examples/fifo.py)" "$SIM" run "$WORK/replay.yaml" \
+  -o "$WORK/replay_pyfifo" --set "clusters[0].policies.scheduler=$PY" --set "clusters[1].policies.scheduler=$PY" --quiet
+cmp -s "$WORK/replay_fifo/jobs.csv" "$WORK/replay_pyfifo/jobs.csv" && same="same jobs.csv as fifo" || same="jobs.csv DIFFERS from fifo's"
+ratio=$(awk -v p="$user" -v c="$fifo_user" 'BEGIN { printf "%.1f", (c > 0 ? p / c : 0) }')
+echo "  Python fifo: ${ratio}x the C++ fifo's user time, $same (target: within 10x)"
 measure "replay, easy_backfill" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy" --set "$E0" --set "$E1" --quiet
 measure "replay, easy_backfill (oracle estimates)" "$SIM" run "$WORK/replay.yaml" -o "$WORK/replay_easy_oracle" \
   --set "$O0" --set "$O1" --quiet
@@ -94,6 +102,11 @@ measure "full model, 183 days: failures, async ckpt, auto recovery, eval" "$SIM"
   -o "$WORK/full_model" $FULL --quiet
 echo "  $(grep -o '"jobs_submitted": [0-9]*' "$WORK/full_model/summary.json") (evaluation requests become trial and"
 echo "  metric jobs); target: <= 30 s on one core"
+# shellcheck disable=SC2086
+measure "full model, 183 days, with the event trace (output.events)" "$SIM" run configs/acme.yaml \
+  -o "$WORK/full_model_events" $FULL --set output.events=true --quiet
+echo "  events.csv: $(($(wc -l <"$WORK/full_model_events/events.csv") - 1)) rows, \
+$(($(wc -c <"$WORK/full_model_events/events.csv") / 1048576)) MiB"
 
 echo "cost against workload size at the same load (default policies, synthetic workload of 2, 18 and 183 days):"
 for days in 2 18 183; do

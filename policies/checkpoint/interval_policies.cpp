@@ -3,7 +3,35 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/model/limits.hpp"
+
 namespace acme::policies {
+
+const ParamTable<FixedIntervalParams>& FixedIntervalParams::table() {
+  static const ParamTable<FixedIntervalParams> t = ParamTable<FixedIntervalParams>{
+      Param<FixedIntervalParams>{"interval", "computation between checkpoints, e.g. 30min (required)",
+                                 [](const config::Node& v, FixedIntervalParams& p) {
+                                   p.interval_s = v.as_duration_s();
+                                   // A shorter interval would checkpoint without end (1us once never finished).
+                                   expect_within(v, p.interval_s, Bounds{model::limits::MIN_CHECKPOINT_INTERVAL_S},
+                                                 true);
+                                 },
+                                 [](const FixedIntervalParams&) {
+                                   return std::string("(required)");
+                                 }}}.check([](const config::Node& node, const FixedIntervalParams& p) {
+    if (p.interval_s <= 0.0) {
+      node.fail("missing key \"interval\"; expected a duration such as \"30min\"");
+    }
+  });
+  return t;
+}
+
+const ParamTable<OptimalIntervalParams>& OptimalIntervalParams::table() {
+  static const ParamTable<OptimalIntervalParams> t{
+      duration_param("min_interval", &OptimalIntervalParams::min_interval_s, "lower bound on the interval",
+                     Bounds{model::limits::MIN_CHECKPOINT_INTERVAL_S})};
+  return t;
+}
 
 double young_interval_s(double cost_s, double mtbf_s) {
   if (!std::isfinite(mtbf_s)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "policies/checkpoint/checkpoint_policy.hpp"
+#include "policies/param_table.hpp"
 #include "sim/config/node.hpp"
 
 namespace acme::policies {
@@ -9,6 +10,20 @@ namespace acme::policies {
 class NoCheckpoint final : public CheckpointPolicy {
 public:
   double interval_s(const CheckpointSituation&) const override { return NEVER_S; }
+};
+
+/// `fixed`'s parameters: the interval is required.
+struct FixedIntervalParams {
+  double interval_s = 0.0; ///< 0: not given
+
+  static const ParamTable<FixedIntervalParams>& table();
+};
+
+/// `young_daly`'s and `daly`'s parameters.
+struct OptimalIntervalParams {
+  double min_interval_s = 60.0; ///< never checkpoint more often than once a minute
+
+  static const ParamTable<OptimalIntervalParams>& table();
 };
 
 /// `fixed`: a checkpoint every `interval` of computation.

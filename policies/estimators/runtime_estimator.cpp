@@ -1,7 +1,5 @@
 #include "policies/estimators/runtime_estimator.hpp"
 
-#include <cstdio>
-
 #include "sim/model/units.hpp"
 
 namespace acme::policies {
@@ -9,45 +7,20 @@ namespace {
 
 constexpr int USER_BITS = 32;
 
-std::string format_seconds(double s) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.0fs", s);
-  return text;
-}
-
 } // namespace
 
-EstimatorParams EstimatorParams::parse(const config::Node& node) {
-  EstimatorParams p;
-  config::Node kind = node["estimator"];
-  if (kind.is_defined()) {
-    std::string text = kind.as_string();
-    if (text == "oracle") {
-      p.kind = EstimatorKind::ORACLE;
-    } else if (text == "requested") {
-      p.kind = EstimatorKind::REQUESTED;
-    } else if (text == "type_user") {
-      p.kind = EstimatorKind::TYPE_USER;
-    } else {
-      kind.fail("unknown estimator \"" + text + "\"; expected one of: oracle, requested, type_user");
-    }
-  }
-  config::Node fallback = node["estimate_default"];
-  if (fallback.is_defined()) {
-    p.default_s = fallback.as_duration_s();
-    if (p.default_s <= 0.0) {
-      fallback.fail("expected a positive duration such as \"30min\"");
-    }
-  }
-  return p;
-}
-
-std::vector<ParamDoc> EstimatorParams::docs() {
-  return {{"estimator", "requested",
-           "runtime estimates: oracle (real duration), requested (trace wall-time request, else type_user), "
-           "type_user (mean of finished runs of the same type and user, then type, then estimate_default)"},
-          {"estimate_default", format_seconds(DEFAULT_RUNTIME_ESTIMATE_S),
-           "estimate before any run of the type has finished (Seren's mean GPU-job run time)"}};
+const ParamTable<EstimatorParams>& EstimatorParams::table() {
+  static const ParamTable<EstimatorParams> t{
+      choice_param("estimator", &EstimatorParams::kind,
+                   {{"oracle", EstimatorKind::ORACLE},
+                    {"requested", EstimatorKind::REQUESTED},
+                    {"type_user", EstimatorKind::TYPE_USER}},
+                   "runtime estimates: oracle (real duration), requested (trace wall-time request, else type_user), "
+                   "type_user (mean of finished runs of the same type and user, then type, then estimate_default)"),
+      duration_param("estimate_default", &EstimatorParams::default_s,
+                     "estimate before any run of the type has finished (Seren's mean GPU-job run time)",
+                     Bounds::positive())};
+  return t;
 }
 
 std::uint64_t RuntimeEstimator::key(model::JobType type, model::UserId user) {

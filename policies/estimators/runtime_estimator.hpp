@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "sim/config/node.hpp"
 #include "sim/model/job.hpp"
 
@@ -23,15 +23,13 @@ enum class EstimatorKind : std::uint8_t {
 /// for a job type nothing has been learnt about yet.
 inline constexpr double DEFAULT_RUNTIME_ESTIMATE_S = 1414.0;
 
-/// The estimator keys a scheduler accepts (its own parse adds them to its accepted keys).
+/// The estimator keys a scheduler accepts (its table includes this one).
 struct EstimatorParams {
   EstimatorKind kind = EstimatorKind::REQUESTED;
   double default_s = DEFAULT_RUNTIME_ESTIMATE_S; ///< estimate before anything finished (TYPE_USER)
 
-  /// Reads `estimator` and `estimate_default` of a policy's mapping (absent keys keep the defaults).
-  static EstimatorParams parse(const config::Node& node);
-  static std::vector<std::string> keys() { return {"estimator", "estimate_default"}; }
-  static std::vector<ParamDoc> docs();
+  /// `estimator` and `estimate_default`.
+  static const ParamTable<EstimatorParams>& table();
 };
 
 /// Runtime estimates for queued and running jobs. TYPE_USER learns from jobs that end as the workload

@@ -2,13 +2,10 @@
 
 namespace acme::policies {
 
-CoupledParams CoupledParams::parse(const config::Node& node) {
-  expect_policy_keys(node, TrialSizing::keys());
-  return CoupledParams{TrialSizing::parse(node)};
-}
-
-std::vector<ParamDoc> CoupledParams::docs() {
-  return TrialSizing::docs();
+const ParamTable<CoupledParams>& CoupledParams::table() {
+  static const ParamTable<CoupledParams> t =
+      ParamTable<CoupledParams>{}.include(&CoupledParams::sizing, TrialSizing::table());
+  return t;
 }
 
 std::vector<model::JobSpec> CoupledDispatch::dispatch(const EvalRequest& request) const {

@@ -11,8 +11,7 @@ namespace acme::policies {
 struct CoupledParams {
   TrialSizing sizing;
 
-  static CoupledParams parse(const config::Node& node);
-  static std::vector<ParamDoc> docs();
+  static const ParamTable<CoupledParams>& table();
 };
 
 /// `coupled`: today's practice. Each dataset is one trial and each trial one GPU job (a larger model:

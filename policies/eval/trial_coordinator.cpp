@@ -8,51 +8,30 @@
 namespace acme::policies {
 namespace {
 
-const std::vector<std::string> PACKING_KEYS = {"batch_below", "split_share", "long_metric", "assign", "metric_cpus"};
-
 std::uint32_t lanes_per_node(const EvalRequest& request, std::uint32_t gpus_per_lane) {
   return std::max(1u, request.cluster.gpus_per_node / gpus_per_lane);
 }
 
 } // namespace
 
-TrialCoordinatorParams TrialCoordinatorParams::parse(const config::Node& node) {
-  std::vector<std::string> keys = TrialSizing::keys();
-  keys.insert(keys.end(), PACKING_KEYS.begin(), PACKING_KEYS.end());
-  expect_policy_keys(node, keys);
-  TrialCoordinatorParams p;
-  p.sizing = TrialSizing::parse(node);
-  if (!node.is_map()) {
-    return p;
-  }
-  p.packing.batch_below_s = parse_duration_or(node, "batch_below", DEFAULT_BATCH_BELOW_S);
-  if (config::Node share = node["split_share"]; share.is_defined()) {
-    p.packing.split_share = share.as_double();
-    if (!(p.packing.split_share > 0.0) || p.packing.split_share > 1.0) {
-      share.fail("expected a share of a lane's fair share of the work in (0, 1] such as 0.5");
-    }
-  }
-  p.packing.long_metric_s = parse_duration_or(node, "long_metric", DEFAULT_LONG_METRIC_S);
-  p.packing.assign =
-      parse_choice(node, "assign", LaneAssignment::ROUND_ROBIN,
+const ParamTable<TrialCoordinatorParams>& TrialCoordinatorParams::table() {
+  using P = TrialCoordinatorParams;
+  static const ParamTable<PackingParams> packing{
+      duration_param("batch_below", &PackingParams::batch_below_s,
+                     "datasets expected to take less GPU-lane time are batched into one trial"),
+      number_param("split_share", &PackingParams::split_share,
+                   "datasets longer than this share of a lane's fair share of the work are split into shards",
+                   Bounds{0.0, 1.0, true}),
+      duration_param("long_metric", &PackingParams::long_metric_s,
+                     "trials with a metric phase at least this long go first"),
+      choice_param("assign", &PackingParams::assign,
                    {{"round_robin", LaneAssignment::ROUND_ROBIN}, {"least_loaded", LaneAssignment::LEAST_LOADED}},
-                   "lane assignment");
-  p.metric_cpus = parse_count_or(node, "metric_cpus", DEFAULT_METRIC_CPUS);
-  return p;
-}
-
-std::vector<ParamDoc> TrialCoordinatorParams::docs() {
-  std::vector<ParamDoc> docs = {
-      {"batch_below", "2min", "datasets expected to take less GPU-lane time are batched into one trial"},
-      {"split_share", format_number(DEFAULT_SPLIT_SHARE),
-       "datasets longer than this share of a lane's fair share of the work are split into shards"},
-      {"long_metric", "5min", "trials with a metric phase at least this long go first"},
-      {"assign", "round_robin", "round_robin (the paper) or least_loaded: how the sorted queue goes to lanes"},
-      {"metric_cpus", std::to_string(DEFAULT_METRIC_CPUS), "CPU cores of each metric job"}};
-  for (ParamDoc& d : TrialSizing::docs()) {
-    docs.push_back(std::move(d));
-  }
-  return docs;
+                   "round_robin (the paper) or least_loaded: how the sorted queue goes to lanes")};
+  static const ParamTable<P> t = ParamTable<P>{}
+                                     .include(&P::packing, packing)
+                                     .add(count_param("metric_cpus", &P::metric_cpus, "CPU cores of each metric job"))
+                                     .include(&P::sizing, TrialSizing::table());
+  return t;
 }
 
 std::vector<std::vector<PlannedTrial>> TrialCoordinator::plan_lanes(const EvalRequest& request) const {

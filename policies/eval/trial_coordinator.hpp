@@ -19,8 +19,7 @@ struct TrialCoordinatorParams {
   PackingParams packing;
   std::uint32_t metric_cpus = DEFAULT_METRIC_CPUS;
 
-  static TrialCoordinatorParams parse(const config::Node& node);
-  static std::vector<ParamDoc> docs();
+  static const ParamTable<TrialCoordinatorParams>& table();
 };
 
 /// `decoupled`: the paper's trial coordinator. The request's datasets are packed into trials

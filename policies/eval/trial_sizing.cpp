@@ -7,30 +7,14 @@
 
 namespace acme::policies {
 
-TrialSizing TrialSizing::parse(const config::Node& node) {
-  TrialSizing s;
-  if (!node.is_map()) {
-    return s;
-  }
-  if (config::Node b = node["bytes_per_param"]; b.is_defined()) {
-    s.bytes_per_param = b.as_double();
-    if (!(s.bytes_per_param > 0.0) || !std::isfinite(s.bytes_per_param)) {
-      b.fail("expected a positive number of bytes per parameter such as 2 (bf16)");
-    }
-  }
-  if (config::Node m = node["weight_memory_share"]; m.is_defined()) {
-    s.weight_memory_share = m.as_double();
-    if (!(s.weight_memory_share > 0.0) || s.weight_memory_share > 1.0) {
-      m.fail("expected a share of GPU memory in (0, 1] such as 0.5");
-    }
-  }
-  return s;
-}
-
-std::vector<ParamDoc> TrialSizing::docs() {
-  return {{"bytes_per_param", format_number(DEFAULT_BYTES_PER_PARAM), "bytes of model weights per parameter (bf16)"},
-          {"weight_memory_share", format_number(DEFAULT_WEIGHT_MEMORY_SHARE),
-           "share of a GPU's memory the weights may take; a larger model gets more GPUs per trial"}};
+const ParamTable<TrialSizing>& TrialSizing::table() {
+  static const ParamTable<TrialSizing> t{
+      number_param("bytes_per_param", &TrialSizing::bytes_per_param, "bytes of model weights per parameter (bf16)",
+                   Bounds::positive()),
+      number_param("weight_memory_share", &TrialSizing::weight_memory_share,
+                   "share of a GPU's memory the weights may take; a larger model gets more GPUs per trial",
+                   Bounds{0.0, 1.0, true})};
+  return t;
 }
 
 double TrialSizing::params_of(const EvalRequest& request) {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "policies/eval/eval_dispatch.hpp"
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "sim/config/node.hpp"
 
 namespace acme::policies {
@@ -27,10 +27,8 @@ struct TrialSizing {
   double bytes_per_param = DEFAULT_BYTES_PER_PARAM;
   double weight_memory_share = DEFAULT_WEIGHT_MEMORY_SHARE;
 
-  /// Reads `bytes_per_param` and `weight_memory_share` (absent keys keep the defaults).
-  static TrialSizing parse(const config::Node& node);
-  static std::vector<std::string> keys() { return {"bytes_per_param", "weight_memory_share"}; }
-  static std::vector<ParamDoc> docs();
+  /// `bytes_per_param` and `weight_memory_share`.
+  static const ParamTable<TrialSizing>& table();
 
   /// Parameters of the request's model (7B when unknown).
   static double params_of(const EvalRequest& request);

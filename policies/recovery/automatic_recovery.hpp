@@ -15,11 +15,11 @@ struct AutomaticRecoveryParams {
   model::Distribution diagnose{model::Distribution::Kind::LOGNORMAL, 2 * 60.0, 0.5}; ///< rules + LLM agent
   double pair_round_base_s = 60.0;     ///< one round of pairwise all-gather tests (pairs in parallel)
   double pair_round_per_node_s = 0.25; ///< ... growing with the job's node count
-  int pair_rounds = 2;
+  std::uint32_t pair_rounds = 2;
   double human_share = 0.1;    ///< failures that still need a person (paper: ~90% less manual work)
   ManualRecoveryParams manual; ///< how those are handled
 
-  static AutomaticRecoveryParams parse(const config::Node& node);
+  static const ParamTable<AutomaticRecoveryParams>& table();
 };
 
 class AutomaticRecovery final : public RecoveryPolicy {

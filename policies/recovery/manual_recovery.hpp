@@ -1,5 +1,6 @@
 #pragma once
 
+#include "policies/param_table.hpp"
 #include "policies/recovery/recovery_policy.hpp"
 #include "sim/config/node.hpp"
 #include "sim/model/distribution.hpp"
@@ -19,7 +20,7 @@ struct ManualRecoveryParams {
   model::Distribution diagnose{model::Distribution::Kind::LOGNORMAL, 45 * 60.0, 0.7};
   model::Distribution isolate{model::Distribution::Kind::LOGNORMAL, 30 * 60.0, 0.5};
 
-  static ManualRecoveryParams parse(const config::Node& node);
+  static const ParamTable<ManualRecoveryParams>& table();
 };
 
 class ManualRecovery final : public RecoveryPolicy {

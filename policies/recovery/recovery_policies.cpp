@@ -12,10 +12,18 @@ constexpr double DAY_S = 86400.0;
 constexpr int SATURDAY = 5;
 constexpr int DAYS_PER_WEEK = 7;
 
-void read_distribution(const config::Node& node, const char* key, model::Distribution& out) {
-  if (config::Node child = node[key]; child.is_defined()) {
-    out = config::parse_duration_distribution(child);
+/// Working hours lie inside one day; the error names the key that was given.
+void check_working_hours(const config::Node& node, const ManualRecoveryParams& p) {
+  if (p.work_start_s >= DAY_S && node.is_map() && node["work_start"].is_defined()) {
+    node["work_start"].fail("expected a time of day before 24h, such as \"9h\"");
   }
+  if (p.work_end_s > p.work_start_s && p.work_end_s <= DAY_S) {
+    return;
+  }
+  const char* key = node.is_map() && !node["work_end"].is_defined() ? "work_start" : "work_end";
+  std::string what = "expected work_start < work_end <= 24h, got work_start " + number_text(p.work_start_s) +
+                     " s and work_end " + number_text(p.work_end_s) + " s";
+  node.is_map() ? node[key].fail(what) : node.fail(what);
 }
 
 bool is_off_day(int weekday, bool weekends_off) {
@@ -24,28 +32,20 @@ bool is_off_day(int weekday, bool weekends_off) {
 
 } // namespace
 
-ManualRecoveryParams ManualRecoveryParams::parse(const config::Node& node) {
-  ManualRecoveryParams p;
-  if (!node.is_defined() || !node.is_map()) {
-    return p;
-  }
-  p.work_start_s = node.get_or("work_start", p.work_start_s, &config::Node::as_duration_s);
-  p.work_end_s = node.get_or("work_end", p.work_end_s, &config::Node::as_duration_s);
-  if (p.work_start_s >= DAY_S) {
-    node["work_start"].fail("expected a time of day before 24h, such as \"9h\"");
-  }
-  if (p.work_end_s <= p.work_start_s || p.work_end_s > DAY_S) {
-    node[node["work_end"].is_defined() ? "work_end" : "work_start"].fail(
-        "expected work_start < work_end <= 24h, got work_start " + number_text(p.work_start_s) + " s and work_end " +
-        number_text(p.work_end_s) + " s");
-  }
-  p.weekends_off = node.get_or("weekends_off", p.weekends_off, &config::Node::as_bool);
-  read_distribution(node, "day_detect", p.day_detect);
-  read_distribution(node, "night_detect", p.night_detect);
-  p.hang_timeout_s = node.get_or("hang_timeout", p.hang_timeout_s, &config::Node::as_duration_s);
-  read_distribution(node, "diagnose", p.diagnose);
-  read_distribution(node, "isolate", p.isolate);
-  return p;
+const ParamTable<ManualRecoveryParams>& ManualRecoveryParams::table() {
+  using P = ManualRecoveryParams;
+  static const ParamTable<P> t =
+      ParamTable<P>{duration_param("work_start", &P::work_start_s, "working hours start (local time)"),
+                    duration_param("work_end", &P::work_end_s, "working hours end (local time)"),
+                    flag_param("weekends_off", &P::weekends_off, "Saturdays and Sundays are off hours"),
+                    distribution_param("day_detect", &P::day_detect, "detection delay in working hours"),
+                    distribution_param("night_detect", &P::night_detect,
+                                       "detection delay off hours (capped by the next morning)"),
+                    duration_param("hang_timeout", &P::hang_timeout_s, "a hang is noticed only after this timeout"),
+                    distribution_param("diagnose", &P::diagnose, "human diagnosis"),
+                    distribution_param("isolate", &P::isolate, "human isolation of the faulty node")}
+          .check(check_working_hours);
+  return t;
 }
 
 double ManualRecovery::until_working_hours_s(double time_of_day_s, int weekday) const {
@@ -83,27 +83,19 @@ RecoveryPlan ManualRecovery::on_failure(const FailureNotice& f, model::Rng& rng)
   return plan; // then the user resubmits: the job queues again
 }
 
-AutomaticRecoveryParams AutomaticRecoveryParams::parse(const config::Node& node) {
-  AutomaticRecoveryParams p;
-  if (!node.is_defined() || !node.is_map()) {
-    return p;
-  }
-  p.detect_crash_s = node.get_or("detect_crash", p.detect_crash_s, &config::Node::as_duration_s);
-  p.detect_hang_s = node.get_or("detect_hang", p.detect_hang_s, &config::Node::as_duration_s);
-  read_distribution(node, "diagnose", p.diagnose);
-  p.pair_round_base_s = node.get_or("pair_round_base", p.pair_round_base_s, &config::Node::as_duration_s);
-  p.pair_round_per_node_s = node.get_or("pair_round_per_node", p.pair_round_per_node_s, &config::Node::as_duration_s);
-  if (config::Node rounds = node["pair_rounds"]; rounds.is_defined()) {
-    p.pair_rounds = static_cast<int>(rounds.as_count());
-  }
-  if (config::Node share = node["human_share"]; share.is_defined()) {
-    p.human_share = share.as_double();
-    if (p.human_share < 0.0 || p.human_share > 1.0) {
-      share.fail("expected a share between 0 and 1");
-    }
-  }
-  p.manual = ManualRecoveryParams::parse(node["manual"]);
-  return p;
+const ParamTable<AutomaticRecoveryParams>& AutomaticRecoveryParams::table() {
+  using P = AutomaticRecoveryParams;
+  static const ParamTable<P> t{
+      duration_param("detect_crash", &P::detect_crash_s, "detection of a crash"),
+      duration_param("detect_hang", &P::detect_hang_s, "detection of a hang (stalled log)"),
+      distribution_param("diagnose", &P::diagnose, "log rules + LLM agent"),
+      duration_param("pair_round_base", &P::pair_round_base_s, "one round of the pair test"),
+      duration_param("pair_round_per_node", &P::pair_round_per_node_s, "... plus this per node of the job"),
+      count_param("pair_rounds", &P::pair_rounds, "rounds of the pair test"),
+      number_param("human_share", &P::human_share, "share of failures that still need a person (handled as `manual`)",
+                   Bounds::share()),
+      nested_param("manual", &P::manual, ManualRecoveryParams::table(), "parameters of the manual path")};
+  return t;
 }
 
 double AutomaticRecovery::pair_test_s(std::uint32_t nodes) const {

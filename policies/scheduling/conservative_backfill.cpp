@@ -4,16 +4,11 @@
 
 namespace acme::policies {
 
-ConservativeBackfillParams ConservativeBackfillParams::parse(const config::Node& node) {
-  expect_policy_keys(node, concat_keys({{"queue_depth"}, EstimatorParams::keys()}));
-  ConservativeBackfillParams p;
-  p.queue_depth = parse_queue_depth(node);
-  p.estimator = EstimatorParams::parse(node);
-  return p;
-}
-
-std::vector<ParamDoc> ConservativeBackfillParams::docs() {
-  return concat_docs({{queue_depth_doc()}, EstimatorParams::docs()});
+const ParamTable<ConservativeBackfillParams>& ConservativeBackfillParams::table() {
+  static const ParamTable<ConservativeBackfillParams> t =
+      ParamTable<ConservativeBackfillParams>{queue_depth_param(&ConservativeBackfillParams::queue_depth)}.include(
+          &ConservativeBackfillParams::estimator, EstimatorParams::table());
+  return t;
 }
 
 ConservativeBackfillScheduler::ConservativeBackfillScheduler(ConservativeBackfillParams params)

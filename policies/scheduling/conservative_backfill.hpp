@@ -4,7 +4,7 @@
 #include <memory>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "policies/scheduling/availability_profile.hpp"
 #include "policies/scheduling/ordered_queue.hpp"
 #include "policies/scheduling/policy_params.hpp"
@@ -18,8 +18,7 @@ struct ConservativeBackfillParams {
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
   EstimatorParams estimator;
 
-  static ConservativeBackfillParams parse(const config::Node& node);
-  static std::vector<ParamDoc> docs();
+  static const ParamTable<ConservativeBackfillParams>& table();
 };
 
 /// Every queued job examined, in submission order, either starts now or gets a reservation at the

@@ -4,16 +4,11 @@
 
 namespace acme::policies {
 
-EasyBackfillParams EasyBackfillParams::parse(const config::Node& node) {
-  expect_policy_keys(node, concat_keys({{"queue_depth"}, EstimatorParams::keys()}));
-  EasyBackfillParams p;
-  p.queue_depth = parse_queue_depth(node);
-  p.estimator = EstimatorParams::parse(node);
-  return p;
-}
-
-std::vector<ParamDoc> EasyBackfillParams::docs() {
-  return concat_docs({{queue_depth_doc()}, EstimatorParams::docs()});
+const ParamTable<EasyBackfillParams>& EasyBackfillParams::table() {
+  static const ParamTable<EasyBackfillParams> t =
+      ParamTable<EasyBackfillParams>{queue_depth_param(&EasyBackfillParams::queue_depth)}.include(
+          &EasyBackfillParams::estimator, EstimatorParams::table());
+  return t;
 }
 
 OrderedSchedulerConfig EasyBackfillParams::to_config() const {

@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "policies/scheduling/ordered_scheduler.hpp"
 #include "sim/config/node.hpp"
 
@@ -17,8 +17,7 @@ struct EasyBackfillParams {
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
   EstimatorParams estimator;
 
-  static EasyBackfillParams parse(const config::Node& node);
-  static std::vector<ParamDoc> docs();
+  static const ParamTable<EasyBackfillParams>& table();
   OrderedSchedulerConfig to_config() const;
 };
 

@@ -4,22 +4,16 @@
 
 namespace acme::policies {
 
-KubeQuotaParams KubeQuotaParams::parse(const config::Node& node) {
-  expect_policy_keys(node, concat_keys({QuotaParams::keys(), {"queueing", "queue_depth"}}));
-  KubeQuotaParams p;
-  p.quota = QuotaParams::parse(node);
-  p.strict_fifo = parse_choice(node, "queueing", p.strict_fifo, {{"strict_fifo", true}, {"best_effort_fifo", false}},
-                               "queueing strategy");
-  p.queue_depth = parse_queue_depth(node);
-  return p;
-}
-
-std::vector<ParamDoc> KubeQuotaParams::docs() {
-  return concat_docs({QuotaParams::docs(),
-                      {{"queueing", "best_effort_fifo",
-                        "strict_fifo: a queue's head that cannot be admitted blocks its queue; best_effort_fifo: "
-                        "later jobs of the queue may go first (Kueue's default)"},
-                       queue_depth_doc()}});
+const ParamTable<KubeQuotaParams>& KubeQuotaParams::table() {
+  using P = KubeQuotaParams;
+  static const ParamTable<P> t =
+      ParamTable<P>{}
+          .include(&P::quota, QuotaParams::table())
+          .add(choice_param("queueing", &P::strict_fifo, {{"strict_fifo", true}, {"best_effort_fifo", false}},
+                            "strict_fifo: a queue's head that cannot be admitted blocks its queue; best_effort_fifo: "
+                            "later jobs of the queue may go first (Kueue's default)"))
+          .add(queue_depth_param(&P::queue_depth));
+  return t;
 }
 
 KubeQuotaScheduler::KubeQuotaScheduler(KubeQuotaParams params)

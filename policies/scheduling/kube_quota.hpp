@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "policies/scheduling/group_queues.hpp"
 #include "policies/scheduling/policy_params.hpp"
 #include "policies/scheduling/queue_scheduler.hpp"
@@ -18,8 +18,7 @@ struct KubeQuotaParams {
   bool strict_fifo = false; ///< Kueue's StrictFIFO; default BestEffortFIFO (Kueue's default queueingStrategy)
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
 
-  static KubeQuotaParams parse(const config::Node& node);
-  static std::vector<ParamDoc> docs();
+  static const ParamTable<KubeQuotaParams>& table();
 };
 
 /// One FIFO queue per group with a nominal GPU quota. A job is admitted whole or not at all (gang

@@ -9,47 +9,43 @@ namespace acme::policies {
 namespace {
 constexpr double NEVER = std::numeric_limits<double>::infinity();
 
-std::vector<double> parse_thresholds(const config::Node& node, std::vector<double> fallback) {
-  config::Node list = node["queue_thresholds"];
-  if (!list.is_defined()) {
-    return fallback;
-  }
-  if (!list.is_sequence() || list.size() == 0) {
-    list.fail("expected a non-empty list of GPU-second thresholds such as [3250, 36000]");
-  }
-  std::vector<double> out;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    double t = list.at(i).as_nonnegative();
-    if (t <= 0.0 || (!out.empty() && t <= out.back())) {
-      list.at(i).fail("expected positive thresholds in increasing order");
-    }
-    out.push_back(t);
-  }
-  return out;
+/// `queue_thresholds`: positive GPU-seconds in increasing order.
+Param<LasParams> thresholds_param() {
+  return {"queue_thresholds", "attained GPU-seconds at which a job moves to the next queue (Tiresias)",
+          [](const config::Node& list, LasParams& p) {
+            if (!list.is_sequence() || list.size() == 0) {
+              list.fail("expected a non-empty list of GPU-second thresholds such as [3250, 36000]");
+            }
+            p.thresholds_gpu_s.clear();
+            for (std::size_t i = 0; i < list.size(); ++i) {
+              double t = list.at(i).as_nonnegative();
+              if (t <= 0.0 || (!p.thresholds_gpu_s.empty() && t <= p.thresholds_gpu_s.back())) {
+                list.at(i).fail("expected positive thresholds in increasing order");
+              }
+              p.thresholds_gpu_s.push_back(t);
+            }
+          },
+          [](const LasParams& p) {
+            std::string text;
+            for (double t : p.thresholds_gpu_s) {
+              text += (text.empty() ? "[" : ", ") + format_number(t);
+            }
+            return text + "]";
+          }};
 }
 
 } // namespace
 
-LasParams LasParams::parse(const config::Node& node) {
-  expect_policy_keys(node, {"queue_thresholds", "starvation_knob", "preemption", "queue_depth", "min_run"});
-  LasParams p;
-  p.thresholds_gpu_s = parse_thresholds(node, p.thresholds_gpu_s);
-  p.starvation_knob = parse_nonnegative_or(node, "starvation_knob", p.starvation_knob);
-  p.min_run_s = parse_duration_or(node, "min_run", p.min_run_s);
-  if (node["preemption"].is_defined()) {
-    p.preemption = node["preemption"].as_bool();
-  }
-  p.queue_depth = parse_queue_depth(node);
-  return p;
-}
-
-std::vector<ParamDoc> LasParams::docs() {
-  return {{"queue_thresholds", "[3250]", "attained GPU-seconds at which a job moves to the next queue (Tiresias)"},
-          {"starvation_knob", format_number(DEFAULT_STARVATION_KNOB),
-           "a queued job waiting this many times its counted run time returns to queue 0 (0: never)"},
-          {"preemption", "true", "a job that does not fit preempts running jobs of lower queues"},
-          {"min_run", "10min", "a running job is preempted only after it ran this long since it started"},
-          queue_depth_doc()};
+const ParamTable<LasParams>& LasParams::table() {
+  static const ParamTable<LasParams> t{
+      thresholds_param(),
+      number_param("starvation_knob", &LasParams::starvation_knob,
+                   "a queued job waiting this many times its counted run time returns to queue 0 (0: never)"),
+      flag_param("preemption", &LasParams::preemption, "a job that does not fit preempts running jobs of lower queues"),
+      duration_param("min_run", &LasParams::min_run_s,
+                     "a running job is preempted only after it ran this long since it started"),
+      queue_depth_param(&LasParams::queue_depth)};
+  return t;
 }
 
 LasScheduler::LasScheduler(LasParams params)

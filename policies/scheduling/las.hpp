@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "policies/scheduling/ordered_queue.hpp"
 #include "policies/scheduling/policy_params.hpp"
 #include "policies/scheduling/queue_scheduler.hpp"
@@ -35,8 +35,7 @@ struct LasParams {
   bool preemption = true;
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
 
-  static LasParams parse(const config::Node& node);
-  static std::vector<ParamDoc> docs();
+  static const ParamTable<LasParams>& table();
 };
 
 /// A job's service is the GPU-time it attained (GPUs x seconds, all attempts, plus the current one);

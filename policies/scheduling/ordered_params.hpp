@@ -1,27 +1,34 @@
 #pragma once
 
-#include <string>
-#include <vector>
-
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "policies/scheduling/ordered_scheduler.hpp"
-#include "sim/config/node.hpp"
+#include "policies/scheduling/policy_params.hpp"
 
 namespace acme::policies {
 
 // Keys shared by the single-queue schedulers.
 
 /// `queue_depth`: jobs examined per pass (default DEFAULT_QUEUE_DEPTH).
-std::uint32_t parse_queue_depth(const config::Node& node);
-ParamDoc queue_depth_doc();
-/// `backfill: easy | none` (default `fallback`).
-BackfillMode parse_backfill(const config::Node& node, BackfillMode fallback);
-ParamDoc backfill_doc(BackfillMode fallback);
-/// `order: fifo | priority` (default `fallback`).
-OrderKind parse_order(const config::Node& node, OrderKind fallback);
+template <class P>
+Param<P> queue_depth_param(std::uint32_t P::*field) {
+  return count_param("queue_depth", field,
+                     "queued jobs examined per scheduling pass (Slurm default_queue_depth); arrivals are examined "
+                     "when they arrive");
+}
 
-/// Concatenates key lists (for expect_policy_keys).
-std::vector<std::string> concat_keys(std::vector<std::vector<std::string>> lists);
-std::vector<ParamDoc> concat_docs(std::vector<std::vector<ParamDoc>> lists);
+/// `backfill: easy | none`.
+template <class P>
+Param<P> backfill_param(BackfillMode P::*field) {
+  return choice_param("backfill", field, {{"easy", BackfillMode::EASY}, {"none", BackfillMode::NONE}},
+                      "easy: later jobs start when they do not delay the first blocked job's reservation; none: "
+                      "strict order");
+}
+
+/// `order: fifo | priority`.
+template <class P>
+Param<P> order_param(OrderKind P::*field) {
+  return choice_param("order", field, {{"fifo", OrderKind::FIFO}, {"priority", OrderKind::PRIORITY}},
+                      "queue order: priority (multifactor, the priority keys) or fifo");
+}
 
 } // namespace acme::policies

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <iterator>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -7,6 +9,35 @@
 #include "sim/model/ids.hpp"
 
 namespace acme::policies {
+
+/// Where a pass over a std::set of keys stands, so that the step to the next job is an iterator
+/// increment instead of a search. The queue forgets it when it erases the job it points at or rebuilds.
+class PassCursor {
+public:
+  using Set = std::set<QueueKey>;
+
+  /// Points at `it` (the job the pass examines now), or nowhere at the end.
+  std::optional<QueueKey> point(const Set& set, Set::const_iterator it) {
+    valid_ = it != set.end();
+    at_ = it;
+    return valid_ ? std::optional<QueueKey>(*it) : std::nullopt;
+  }
+  /// The first element after `key`: the cursor's successor when it points at `key`, else a search.
+  Set::const_iterator after(const Set& set, const QueueKey& key) const {
+    return valid_ && *at_ == key ? std::next(at_) : set.upper_bound(key);
+  }
+  /// `key` leaves the set: the cursor is dropped when it points at it.
+  void erasing(const QueueKey& key) {
+    if (valid_ && *at_ == key) {
+      valid_ = false;
+    }
+  }
+  void reset() { valid_ = false; }
+
+private:
+  Set::const_iterator at_;
+  bool valid_ = false;
+};
 
 /// Waiting jobs in key order with O(log n) insertion and removal anywhere (backfilled jobs leave from
 /// the middle). Keys may be recomputed (dynamic priorities) with rekey().
@@ -37,12 +68,14 @@ public:
     if (it == index_.end()) {
       return false;
     }
+    cursor_.erasing(it->second);
     set_.erase(it->second);
     index_.erase(it);
     return true;
   }
   /// Removes the element at `it` and returns the next one (for scans that start jobs as they go).
   const_iterator erase(const_iterator it) {
+    cursor_.erasing(*it);
     index_.erase(it->job);
     return set_.erase(it);
   }
@@ -52,8 +85,10 @@ public:
     auto it = index_.find(job);
     return it == index_.end() ? std::nullopt : std::optional<QueueKey>(it->second);
   }
-  std::optional<QueueKey> first_in_pass() override { return at_or_none(set_.begin()); }
-  std::optional<QueueKey> next_in_pass(const QueueKey& key, Step) override { return at_or_none(after(key)); }
+  std::optional<QueueKey> first_in_pass() override { return cursor_.point(set_, set_.begin()); }
+  std::optional<QueueKey> next_in_pass(const QueueKey& key, Step) override {
+    return cursor_.point(set_, cursor_.after(set_, key));
+  }
 
   /// Recomputes every key with `key_of(job)`; O(n log n).
   template <class KeyOf>
@@ -65,14 +100,12 @@ public:
       index_[k.job] = nk;
     }
     set_.swap(fresh);
+    cursor_.reset();
   }
 
 private:
-  std::optional<QueueKey> at_or_none(const_iterator it) const {
-    return it == set_.end() ? std::nullopt : std::optional<QueueKey>(*it);
-  }
-
   Set set_;
+  PassCursor cursor_;
   std::unordered_map<model::JobId, QueueKey> index_;
 };
 

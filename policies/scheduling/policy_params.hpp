@@ -1,13 +1,12 @@
 #pragma once
 
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
+#include "policies/param_table.hpp"
 #include "sim/config/node.hpp"
 #include "sim/model/job.hpp"
 
@@ -22,41 +21,18 @@ std::string_view job_type_key(model::JobType type);
 std::optional<model::JobType> job_type_from_key(std::string_view key);
 std::vector<std::string> job_type_keys();
 
-/// Reads `key` of `node` as one of `choices` (fallback when absent); anything else fails with the
-/// accepted values: "unknown <what> "x"; expected one of: a, b".
-template <class E>
-E parse_choice(const config::Node& node, std::string_view key, E fallback,
-               const std::vector<std::pair<std::string, E>>& choices, const std::string& what) {
-  config::Node child = node[key];
-  if (!child.is_defined()) {
-    return fallback;
-  }
-  std::string text = child.as_string();
-  std::vector<std::string> names;
-  for (const auto& [name, value] : choices) {
-    if (name == text) {
-      return value;
-    }
-    names.push_back(name);
-  }
-  std::string list;
-  for (const auto& n : names) {
-    list += (list.empty() ? "" : ", ") + n;
-  }
-  child.fail("unknown " + what + " \"" + text + "\"; expected one of: " + list);
+/// Reads a type map (see type_map_param) over `values`, one per job type.
+void read_type_map(const config::Node& map, std::vector<double>& values, const Bounds& bounds);
+/// "{pretrain: 1, sft: 0.6, mllm: 0.6, eval: 0.2, debug: 0.6, other: 0.2}"
+std::string show_type_map(const std::vector<double>& values);
+
+/// A map from job-type keys to numbers within `bounds` ({pretrain: 1, eval: 0.2}); types it does not
+/// name keep their value. Shown with every type's value.
+template <class P>
+Param<P> type_map_param(std::string key, std::vector<double> P::*field, std::string doc, Bounds bounds = {}) {
+  return {std::move(key), std::move(doc),
+          [field, bounds](const config::Node& map, P& p) { read_type_map(map, p.*field, bounds); },
+          [field](const P& p) { return show_type_map(p.*field); }};
 }
-
-/// A strictly positive count under `key`, or `fallback` when absent.
-std::uint32_t parse_count_or(const config::Node& node, std::string_view key, std::uint32_t fallback);
-/// A number >= 0 under `key`, or `fallback` when absent.
-double parse_nonnegative_or(const config::Node& node, std::string_view key, double fallback);
-/// A duration under `key` ("30min", "7d"), or `fallback` when absent.
-double parse_duration_or(const config::Node& node, std::string_view key, double fallback);
-/// A mapping from job-type keys to numbers in [0, max] under `key`, overriding `values` for the types it names.
-void parse_type_map(const config::Node& node, std::string_view key, std::vector<double>& values,
-                    double max = std::numeric_limits<double>::max());
-
-/// "1.5" style text for defaults in ParamDocs.
-std::string format_number(double value);
 
 } // namespace acme::policies

@@ -4,19 +4,14 @@
 
 namespace acme::policies {
 
-PrioritySchedulerParams PrioritySchedulerParams::parse(const config::Node& node) {
-  expect_policy_keys(node, concat_keys({PriorityParams::keys(), {"backfill", "queue_depth"}, EstimatorParams::keys()}));
-  PrioritySchedulerParams p;
-  p.priority = PriorityParams::parse(node);
-  p.backfill = parse_backfill(node, p.backfill);
-  p.queue_depth = parse_queue_depth(node);
-  p.estimator = EstimatorParams::parse(node);
-  return p;
-}
-
-std::vector<ParamDoc> PrioritySchedulerParams::docs() {
-  return concat_docs(
-      {PriorityParams::docs(), {backfill_doc(BackfillMode::EASY), queue_depth_doc()}, EstimatorParams::docs()});
+const ParamTable<PrioritySchedulerParams>& PrioritySchedulerParams::table() {
+  using P = PrioritySchedulerParams;
+  static const ParamTable<P> t = ParamTable<P>{}
+                                     .include(&P::priority, PriorityParams::table())
+                                     .add(backfill_param(&P::backfill))
+                                     .add(queue_depth_param(&P::queue_depth))
+                                     .include(&P::estimator, EstimatorParams::table());
+  return t;
 }
 
 OrderedSchedulerConfig PrioritySchedulerParams::to_config() const {

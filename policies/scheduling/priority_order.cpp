@@ -8,39 +8,23 @@
 
 namespace acme::policies {
 
-PriorityParams PriorityParams::parse(const config::Node& node) {
-  PriorityParams p;
-  p.type_weight = parse_nonnegative_or(node, "type_weight", p.type_weight);
-  p.age_weight = parse_nonnegative_or(node, "age_weight", p.age_weight);
-  p.fairshare_weight = parse_nonnegative_or(node, "fairshare_weight", p.fairshare_weight);
-  parse_type_map(node, "type_factor", p.type_factor, 1.0); // Slurm's QOS factor is normalised to [0, 1]
-  p.max_age_s = parse_duration_or(node, "max_age", p.max_age_s);
-  if (p.max_age_s <= 0.0) {
-    node["max_age"].fail("expected a positive duration such as \"7d\"");
-  }
-  p.fairshare_half_life_s = parse_duration_or(node, "fairshare_half_life", p.fairshare_half_life_s);
-  if (p.fairshare_half_life_s <= 0.0) {
-    node["fairshare_half_life"].fail("expected a positive duration such as \"7d\"");
-  }
-  p.recalc_interval_s = parse_duration_or(node, "recalc_interval", p.recalc_interval_s);
-  return p;
-}
-
-std::vector<std::string> PriorityParams::keys() {
-  return {"type_weight", "age_weight",          "fairshare_weight", "type_factor",
-          "max_age",     "fairshare_half_life", "recalc_interval"};
-}
-
-std::vector<ParamDoc> PriorityParams::docs() {
-  return {{"type_weight", format_number(DEFAULT_TYPE_WEIGHT), "weight of the job-class (QoS) factor"},
-          {"type_factor", "pretrain 1, sft/mllm/debug 0.6, eval/other 0.2",
-           "class factor in [0, 1] per job type (a map: pretrain, sft, mllm, eval, debug, other)"},
-          {"age_weight", format_number(DEFAULT_AGE_WEIGHT), "weight of the age factor min(wait / max_age, 1)"},
-          {"max_age", "7d", "wait at which the age factor saturates (Slurm PriorityMaxAge)"},
-          {"fairshare_weight", format_number(DEFAULT_FAIRSHARE_WEIGHT),
-           "weight of the user's fair-share factor 2^(-usage share / fair share)"},
-          {"fairshare_half_life", "7d", "half-life of past GPU usage (Slurm PriorityDecayHalfLife)"},
-          {"recalc_interval", "5min", "how often queued priorities are recomputed (Slurm PriorityCalcPeriod)"}};
+const ParamTable<PriorityParams>& PriorityParams::table() {
+  using P = PriorityParams;
+  static const ParamTable<P> t{
+      number_param("type_weight", &P::type_weight, "weight of the job-class (QoS) factor"),
+      type_map_param("type_factor", &P::type_factor,
+                     "class factor in [0, 1] per job type (a map: pretrain, sft, mllm, eval, debug, other)",
+                     Bounds::share()),
+      number_param("age_weight", &P::age_weight, "weight of the age factor min(wait / max_age, 1)"),
+      duration_param("max_age", &P::max_age_s, "wait at which the age factor saturates (Slurm PriorityMaxAge)",
+                     Bounds::positive()),
+      number_param("fairshare_weight", &P::fairshare_weight,
+                   "weight of the user's fair-share factor 2^(-usage share / fair share)"),
+      duration_param("fairshare_half_life", &P::fairshare_half_life_s,
+                     "half-life of past GPU usage (Slurm PriorityDecayHalfLife)", Bounds::positive()),
+      duration_param("recalc_interval", &P::recalc_interval_s,
+                     "how often queued priorities are recomputed (Slurm PriorityCalcPeriod)")};
+  return t;
 }
 
 double PriorityOrder::usage_at(const Usage& usage, double now_s) const {

@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "policies/scheduling/queue_order.hpp"
 #include "sim/config/node.hpp"
 #include "sim/model/units.hpp"
@@ -41,10 +41,8 @@ struct PriorityParams {
   double fairshare_half_life_s = DEFAULT_FAIRSHARE_HALF_LIFE_S;
   double recalc_interval_s = DEFAULT_PRIORITY_RECALC_S;
 
-  /// Reads the priority keys of a policy's mapping (the caller checks for unknown keys).
-  static PriorityParams parse(const config::Node& node);
-  static std::vector<std::string> keys();
-  static std::vector<ParamDoc> docs();
+  /// The multifactor keys (Slurm's names in the documentation).
+  static const ParamTable<PriorityParams>& table();
 };
 
 /// Queue order by descending multifactor priority (then submission time). Priorities are recomputed

@@ -4,35 +4,33 @@
 
 namespace acme::policies {
 
-QuotaSchedulerParams QuotaSchedulerParams::parse(const config::Node& node) {
-  expect_policy_keys(node, concat_keys({QuotaParams::keys(),
-                                        {"order", "backfill", "queue_depth"},
-                                        PriorityParams::keys(),
-                                        EstimatorParams::keys()}));
-  QuotaSchedulerParams p;
-  p.quota = QuotaParams::parse(node);
-  p.order = parse_order(node, p.order);
-  if (p.order != OrderKind::PRIORITY) {
-    for (const auto& key : PriorityParams::keys()) {
-      if (node[key].is_defined()) {
-        node[key].fail("priority parameters need order: priority; expected no \"" + key + "\" with order: fifo");
-      }
+namespace {
+
+/// Priority keys mean nothing with a FIFO queue.
+void check_order_keys(const config::Node& node, const QuotaSchedulerParams& p) {
+  if (p.order == OrderKind::PRIORITY || !node.is_map()) {
+    return;
+  }
+  for (const auto& key : PriorityParams::table().keys()) {
+    if (node[key].is_defined()) {
+      node[key].fail("priority parameters need order: priority; expected no \"" + key + "\" with order: fifo");
     }
   }
-  p.priority = PriorityParams::parse(node);
-  p.backfill = parse_backfill(node, p.backfill);
-  p.queue_depth = parse_queue_depth(node);
-  p.estimator = EstimatorParams::parse(node);
-  return p;
 }
 
-std::vector<ParamDoc> QuotaSchedulerParams::docs() {
-  return concat_docs({QuotaParams::docs(),
-                      {{"order", "priority", "queue order: priority (multifactor, keys below) or fifo"},
-                       backfill_doc(BackfillMode::EASY),
-                       queue_depth_doc()},
-                      PriorityParams::docs(),
-                      EstimatorParams::docs()});
+} // namespace
+
+const ParamTable<QuotaSchedulerParams>& QuotaSchedulerParams::table() {
+  using P = QuotaSchedulerParams;
+  static const ParamTable<P> t = ParamTable<P>{}
+                                     .include(&P::quota, QuotaParams::table())
+                                     .add(order_param(&P::order))
+                                     .add(backfill_param(&P::backfill))
+                                     .add(queue_depth_param(&P::queue_depth))
+                                     .include(&P::priority, PriorityParams::table())
+                                     .include(&P::estimator, EstimatorParams::table())
+                                     .check(check_order_keys);
+  return t;
 }
 
 OrderedSchedulerConfig QuotaSchedulerParams::to_config() const {

@@ -9,50 +9,42 @@
 #include "sim/model/assert.hpp"
 
 namespace acme::policies {
+namespace {
 
-QuotaParams QuotaParams::parse(const config::Node& node) {
-  QuotaParams p;
-  p.group_by = parse_choice(node, "group_by", p.group_by, {{"type", QuotaGroupBy::TYPE}, {"user", QuotaGroupBy::USER}},
-                            "quota grouping");
+/// The keys of the other grouping are errors; quotas are whole GPUs.
+void check_quota_keys(const config::Node& node, const QuotaParams& p) {
   if (p.group_by == QuotaGroupBy::TYPE) {
     if (node["user_quota"].is_defined()) {
       node["user_quota"].fail("user_quota needs group_by: user; expected quotas per job type under \"quotas\"");
     }
-    parse_type_map(node, "quotas", p.type_quota_gpus);
-    for (double& q : p.type_quota_gpus) {
+    for (double q : p.type_quota_gpus) {
       if (q != std::floor(q)) {
         node["quotas"].fail("expected whole numbers of GPUs");
       }
     }
-  } else {
-    if (node["quotas"].is_defined()) {
-      node["quotas"].fail("per-user quotas by name are not supported (policies see anonymous user ids); "
-                          "expected user_quota: the GPUs every user owns");
-    }
-    config::Node per_user = node["user_quota"];
-    if (per_user.is_defined()) {
-      std::int64_t gpus = per_user.as_int();
-      if (gpus < 0) {
-        per_user.fail("expected a number of GPUs >= 0, got \"" + per_user.as_string() + "\"");
-      }
-      p.default_quota_gpus = static_cast<std::uint32_t>(gpus);
-    }
+  } else if (node["quotas"].is_defined()) {
+    node["quotas"].fail("per-user quotas by name are not supported (policies see anonymous user ids); "
+                        "expected user_quota: the GPUs every user owns");
   }
-  if (node["borrowing"].is_defined()) {
-    p.borrowing = node["borrowing"].as_bool();
-  }
-  if (node["reclaim"].is_defined()) {
-    p.reclaim = node["reclaim"].as_bool();
-  }
-  return p;
 }
 
-std::vector<ParamDoc> QuotaParams::docs() {
-  return {{"group_by", "type", "what a quota belongs to: type (job type) or user"},
-          {"quotas", "{}", "GPUs reserved per job type (group_by type), e.g. {pretrain: 1800}; unlisted types own 0"},
-          {"user_quota", "0", "GPUs every user owns (group_by user)"},
-          {"borrowing", "true", "jobs beyond their quota may use reserved GPUs their owners leave idle"},
-          {"reclaim", "true", "an owner that cannot fit preempts borrowers back to the unreserved capacity"}};
+} // namespace
+
+const ParamTable<QuotaParams>& QuotaParams::table() {
+  using P = QuotaParams;
+  static const ParamTable<P> t =
+      ParamTable<P>{
+          choice_param("group_by", &P::group_by, {{"type", QuotaGroupBy::TYPE}, {"user", QuotaGroupBy::USER}},
+                       "what a quota belongs to: type (job type) or user"),
+          type_map_param("quotas", &P::type_quota_gpus,
+                         "GPUs reserved per job type (group_by type), e.g. {pretrain: 1800}; unlisted types own 0"),
+          count_param("user_quota", &P::default_quota_gpus, "GPUs every user owns (group_by user)", 0),
+          flag_param("borrowing", &P::borrowing,
+                     "jobs beyond their quota may use reserved GPUs their owners leave idle"),
+          flag_param("reclaim", &P::reclaim,
+                     "an owner that cannot fit preempts borrowers back to the unreserved capacity")}
+          .check(check_quota_keys);
+  return t;
 }
 
 QuotaBook::QuotaBook(QuotaParams params, std::uint32_t total_gpus)

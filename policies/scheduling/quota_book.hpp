@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "policies/scheduling/running_jobs.hpp"
 #include "sim/config/node.hpp"
 #include "sim/model/job.hpp"
@@ -27,10 +27,8 @@ struct QuotaParams {
   bool borrowing = true;
   bool reclaim = true;
 
-  /// Reads the quota keys of a policy's mapping (the caller checks for unknown keys).
-  static QuotaParams parse(const config::Node& node);
-  static std::vector<std::string> keys() { return {"group_by", "quotas", "user_quota", "borrowing", "reclaim"}; }
-  static std::vector<ParamDoc> docs();
+  /// group_by, quotas or user_quota, borrowing, reclaim.
+  static const ParamTable<QuotaParams>& table();
 };
 
 /// How a job would run right now under the quotas.

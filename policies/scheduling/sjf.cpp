@@ -4,16 +4,10 @@
 
 namespace acme::policies {
 
-SjfParams SjfParams::parse(const config::Node& node) {
-  expect_policy_keys(node, concat_keys({{"queue_depth"}, EstimatorParams::keys()}));
-  SjfParams p;
-  p.queue_depth = parse_queue_depth(node);
-  p.estimator = EstimatorParams::parse(node);
-  return p;
-}
-
-std::vector<ParamDoc> SjfParams::docs() {
-  return concat_docs({{queue_depth_doc()}, EstimatorParams::docs()});
+const ParamTable<SjfParams>& SjfParams::table() {
+  static const ParamTable<SjfParams> t = ParamTable<SjfParams>{queue_depth_param(&SjfParams::queue_depth)}.include(
+      &SjfParams::estimator, EstimatorParams::table());
+  return t;
 }
 
 OrderedSchedulerConfig SjfParams::to_config() const {

@@ -3,7 +3,7 @@
 #include <memory>
 #include <vector>
 
-#include "policies/registry.hpp"
+#include "policies/param_table.hpp"
 #include "policies/scheduling/ordered_scheduler.hpp"
 #include "sim/config/node.hpp"
 
@@ -15,8 +15,7 @@ struct SjfParams {
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
   EstimatorParams estimator;
 
-  static SjfParams parse(const config::Node& node);
-  static std::vector<ParamDoc> docs();
+  static const ParamTable<SjfParams>& table();
   OrderedSchedulerConfig to_config() const;
 };
 

@@ -81,23 +81,21 @@ public:
     auto it = index_.find(job);
     return it == index_.end() ? std::nullopt : std::optional<QueueKey>(slots_[it->second].key);
   }
-  std::optional<QueueKey> first_in_pass() override {
-    auto it = begin();
-    return it == end() ? std::nullopt : std::optional<QueueKey>(*it);
-  }
+  std::optional<QueueKey> first_in_pass() override { return cursor_.point(window_, begin()); }
   /// The first job after `key`, filling the window from the reserve when none is left in it.
   std::optional<QueueKey> next_in_pass(const QueueKey& key, Step) override {
-    auto after = window_.upper_bound(key);
+    auto after = cursor_.after(window_, key);
     if (after == window_.end()) {
       extend();
       after = window_.upper_bound(key);
     }
-    return after == window_.end() ? std::nullopt : std::optional<QueueKey>(*after);
+    return cursor_.point(window_, after);
   }
 
   /// Recomputes every key with `key_of(const QueuedJob&)` and rebuilds the window; O(n) for n jobs.
   template <class KeyOf>
   void rekey(KeyOf key_of) {
+    cursor_.reset();
     window_.clear();
     reserve_.clear();
     reserve_live_ = 0;
@@ -145,6 +143,7 @@ private:
   void release(std::uint32_t at) {
     Slot& slot = slots_[at];
     if (slot.in_window) {
+      cursor_.erasing(slot.key);
       window_.erase(slot.key);
     } else {
       --reserve_live_;
@@ -184,6 +183,7 @@ private:
   }
 
   Set window_;
+  PassCursor cursor_;
   std::vector<Reserved> reserve_;
   std::size_t reserve_live_ = 0;
   std::vector<Slot> slots_;

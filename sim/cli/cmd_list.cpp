@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "policies/builtin.hpp"
+#include "policies/python/register_python.hpp"
 #include "sim/cli/commands.hpp"
 
 namespace acme::cli {
@@ -33,7 +34,7 @@ int cmd_list(std::vector<std::string> args) {
       return 0;
     }
   }
-  auto registries = policies::make_builtin_registries();
+  auto registries = policies::python::make_registries_with_python();
   print_family(registries.schedulers, "policies.scheduler.name, or clusters[i].policies.scheduler.name");
   print_family(registries.placements, "policies.placement.name, or clusters[i].policies.placement.name");
   print_family(registries.checkpoints, "checkpoint.policy.name");

@@ -144,8 +144,9 @@ void report(const SweepOptions& o, const study::ResultsInput& input, std::size_t
       input.study_name.c_str(), input.points.size(),
       o.shard ? (" (shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) + ")").c_str() : "",
       ran, input.points.size() - ran, counts.ok, counts.failed, wall_s, o.jobs);
-  std::printf("results: %s/{results.csv,results.json,aggregate.csv}\nplots: %s\n", o.out_dir.c_str(),
-              study::plot_command(o.out_dir).c_str());
+  std::printf("results: %s/{results.csv,results.json,aggregate.csv}\nplots: %s\nreport: acme-sim report %s -o %s\n",
+              o.out_dir.c_str(), study::plot_command(o.out_dir).c_str(), study::shell_quote(o.out_dir).c_str(),
+              study::shell_quote((fs::path(o.out_dir) / "report.html").string()).c_str());
 }
 
 int run_sweep(const SweepOptions& o, const study::Study& s, const std::vector<study::Point>& all) {

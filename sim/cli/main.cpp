@@ -29,6 +29,8 @@ commands:
   sweep STUDY    run a what-if study (grid x zip x seeds) in parallel, resumable, shardable
   merge DIR...   combine the folders of a sharded sweep into one study folder
   check RUN      compare a run's queueing delay, JCT and utilisation with a baseline
+  report DIR     one self-contained HTML page (tables, SVG plots) of a run or a study
+  export RUN     a run's jobs as AcmeTrace job traces (trace_seren.csv, trace_kalos.csv)
   validate SUBJ  fidelity checks against closed forms and the paper (see acme-sim validate --help)
 
 global options (any command):
@@ -61,13 +63,19 @@ int dispatch(const std::string& command, std::vector<std::string> rest) {
   if (command == "check") {
     return acme::cli::cmd_check(std::move(rest));
   }
+  if (command == "report") {
+    return acme::cli::cmd_report(std::move(rest));
+  }
+  if (command == "export") {
+    return acme::cli::cmd_export(std::move(rest));
+  }
   if (command == "validate") {
     return acme::cli::cmd_validate(std::move(rest));
   }
   throw acme::ConfigError(
       acme::Location{"acme-sim", 0, 0}, "",
       "unknown command \"" + command +
-          "\"; expected one of: run, list, gen, sweep, merge, check, validate (see acme-sim --help)");
+          "\"; expected one of: run, list, gen, sweep, merge, check, report, export, validate (see acme-sim --help)");
 }
 
 /// Takes every `--log SPEC` / `--log=SPEC` out of `args` and sets the loggers' levels: ACME_LOG first,

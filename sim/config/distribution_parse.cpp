@@ -1,5 +1,7 @@
 #include "sim/config/distribution_parse.hpp"
 
+#include "sim/config/units.hpp"
+
 namespace acme::config {
 namespace {
 
@@ -71,6 +73,39 @@ model::Distribution parse_duration_distribution(const Node& node) {
     node["max"].fail("expected max >= min");
   }
   return d;
+}
+
+std::string describe_duration_distribution(const model::Distribution& d) {
+  const model::Distribution plain{};
+  bool clamped = d.min != plain.min || d.max != plain.max;
+  if (d.kind == Kind::FIXED && !clamped) {
+    return format_duration(d.a);
+  }
+  std::string text;
+  switch (d.kind) {
+  case Kind::FIXED:
+    text = "{dist: fixed, value: " + format_duration(d.a);
+    break;
+  case Kind::UNIFORM:
+    text = "{dist: uniform, low: " + format_duration(d.a) + ", high: " + format_duration(d.b);
+    break;
+  case Kind::EXPONENTIAL:
+    text = "{dist: exponential, mean: " + format_duration(d.a);
+    break;
+  case Kind::LOGNORMAL:
+    text = "{dist: lognormal, median: " + format_duration(d.a) + ", sigma: " + format_number(d.b);
+    break;
+  case Kind::WEIBULL:
+    text = "{dist: weibull, scale: " + format_duration(d.a) + ", shape: " + format_number(d.b);
+    break;
+  }
+  if (d.min != plain.min) {
+    text += ", min: " + format_duration(d.min);
+  }
+  if (d.max != plain.max) {
+    text += ", max: " + format_duration(d.max);
+  }
+  return text + "}";
 }
 
 } // namespace acme::config

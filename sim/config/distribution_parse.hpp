@@ -15,4 +15,8 @@ namespace acme::config {
 /// with located errors for unknown kinds and keys.
 model::Distribution parse_duration_distribution(const Node& node);
 
+/// The text parse_duration_distribution reads back as `d`: "30s" (fixed, unclamped) or a flow mapping
+/// such as "{dist: lognormal, median: 20min, sigma: 0.8}".
+std::string describe_duration_distribution(const model::Distribution& d);
+
 } // namespace acme::config

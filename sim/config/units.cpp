@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 
 #include "sim/model/limits.hpp"
@@ -161,6 +162,27 @@ ParsedQuantity parse_utc_offset_s(std::string_view raw) {
     return {0.0, expected + " (offsets reach at most 14:00)"};
   }
   return {sign * offset_s, {}};
+}
+
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+std::string format_duration(double seconds) {
+  // Largest first: a duration is shown in the largest unit that divides it.
+  constexpr std::pair<const char*, double> UNITS[] = {
+      {"d", model::SECONDS_PER_DAY}, {"h", model::SECONDS_PER_HOUR}, {"min", model::SECONDS_PER_MINUTE}};
+  if (seconds > 0.0 && std::isfinite(seconds)) {
+    for (const auto& [name, unit_s] : UNITS) {
+      double count = seconds / unit_s;
+      if (count >= 1.0 && count == std::floor(count)) {
+        return format_number(count) + name;
+      }
+    }
+  }
+  return format_number(seconds) + "s";
 }
 
 } // namespace acme::config

@@ -19,4 +19,10 @@ ParsedQuantity parse_duration_s(std::string_view text);    // us, ms, s, min, h,
 ParsedQuantity parse_power_W(std::string_view text);       // mW, W, kW, MW
 ParsedQuantity parse_utc_offset_s(std::string_view text);  // "UTC", "+08:00", "-0530", "+8"
 
+// The inverses, for documentation (`acme-sim list`): text the parsers above read back.
+/// "1.5", "100", "0.25"
+std::string format_number(double value);
+/// "30s", "5min", "2h", "7d", "0.25s": in the largest unit that divides it.
+std::string format_duration(double seconds);
+
 } // namespace acme::config

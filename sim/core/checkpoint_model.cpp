@@ -14,7 +14,7 @@ constexpr double INFINITE_S = std::numeric_limits<double>::infinity();
 
 CheckpointModel::CheckpointModel(const config::FaultConfig& faults, const policies::CheckpointPolicy& policy,
                                  CheckpointCosts costs, TimerService& timer, IoService& io, JobTable& table,
-                                 JobControl& control, model::Rng& stall_rng)
+                                 JobControl& control, model::Rng& stall_rng, metrics::EventTrace* trace)
     : faults_(faults)
     , policy_(policy)
     , costs_(costs)
@@ -22,7 +22,20 @@ CheckpointModel::CheckpointModel(const config::FaultConfig& faults, const polici
     , io_(io)
     , table_(table)
     , control_(control)
-    , stall_rng_(stall_rng) {}
+    , stall_rng_(stall_rng)
+    , trace_(trace) {}
+
+void CheckpointModel::trace(model::JobId id, const JobRuntime& job, bool restore, std::string_view detail) const {
+  if (trace_ == nullptr) {
+    return;
+  }
+  const model::JobSpec& spec = table_.entry(id, job).spec;
+  if (restore) {
+    trace_->restore(timer_.now_s(), spec, detail);
+  } else {
+    trace_->checkpoint(timer_.now_s(), spec, detail);
+  }
+}
 
 void CheckpointModel::admit(JobRuntime& job, const model::JobSpec& spec) const {
   CheckpointState& c = job.checkpoint;
@@ -198,6 +211,7 @@ void CheckpointModel::on_stall_end(model::JobId id, JobRuntime& job) {
   case JobStage::RESTORING:
     job.accounting.restore_s += stall;
     c.restart_cost_s = stall;
+    trace(id, job, true, {});
     begin_compute(id, job);
     return;
   default:
@@ -206,6 +220,7 @@ void CheckpointModel::on_stall_end(model::JobId id, JobRuntime& job) {
 }
 
 void CheckpointModel::saved(model::JobId id, JobRuntime& job) {
+  trace(id, job, false, "preemption save");
   job.checkpoint.persisted_s = job.checkpoint.progress_s;
   job.checkpoint.needs_restore = true;
   control_.end_attempt(id, job, model::JobPhase::QUEUED, model::JobState::CANCELLED, model::EndCause::PREEMPTED);
@@ -224,6 +239,7 @@ void CheckpointModel::on_transfer_done(model::JobId id, JobRuntime& job, const T
     c.cost_s = done.duration_s;
     c.persisted_s = c.progress_s;
     ++job.accounting.checkpoints;
+    trace(id, job, false, "sync");
     begin_compute(id, job);
     return;
   }
@@ -246,6 +262,7 @@ void CheckpointModel::on_persist_done(model::JobId id, JobRuntime& job, const Tr
   ACME_ASSERT(done.ok, "transfers of running jobs fail only with their nodes, and those cancel them first");
   c.persisted_s = std::max(c.persisted_s, it->second);
   c.persists.erase(it);
+  trace(id, job, false, "async");
   // Training ran slower while the background write shared the node (calibrated slowdown).
   double debt = done.duration_s * costs_.async_slowdown;
   job.accounting.stall_s += debt;

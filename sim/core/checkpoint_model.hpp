@@ -6,6 +6,7 @@
 #include "sim/core/io_service.hpp"
 #include "sim/core/job_control.hpp"
 #include "sim/core/timer_service.hpp"
+#include "sim/metrics/event_trace.hpp"
 #include "sim/model/rng.hpp"
 
 namespace acme::core {
@@ -26,9 +27,11 @@ struct CheckpointCosts {
 /// checkpoint persists the progress made when it started.
 class CheckpointModel {
 public:
-  /// `stall_rng` draws the fallback save and restore costs of jobs without a checkpoint model.
+  /// `stall_rng` draws the fallback save and restore costs of jobs without a checkpoint model;
+  /// `trace` (optional) receives a row per checkpoint persisted and per restore.
   CheckpointModel(const config::FaultConfig& faults, const policies::CheckpointPolicy& policy, CheckpointCosts costs,
-                  TimerService& timer, IoService& io, JobTable& table, JobControl& control, model::Rng& stall_rng);
+                  TimerService& timer, IoService& io, JobTable& table, JobControl& control, model::Rng& stall_rng,
+                  metrics::EventTrace* trace = nullptr);
 
   const CheckpointCosts& costs() const { return costs_; }
   /// A job enters the system: its work, whether the model applies, the size of its checkpoints.
@@ -64,6 +67,8 @@ private:
   double mtbf_s(const JobRuntime& job) const;
   TransferId start_transfer(model::JobId id, JobRuntime& job, IoDirection direction);
   void schedule_stall(model::JobId id, const JobRuntime& job, double stall_s);
+  /// A checkpoint row (`restore` false) or a restore row in the event trace, if it is on.
+  void trace(model::JobId id, const JobRuntime& job, bool restore, std::string_view detail) const;
 
   const config::FaultConfig& faults_;
   const policies::CheckpointPolicy& policy_;
@@ -73,6 +78,7 @@ private:
   JobTable& table_;
   JobControl& control_;
   model::Rng& stall_rng_;
+  metrics::EventTrace* trace_;
 };
 
 } // namespace acme::core

@@ -1,10 +1,12 @@
 #include "sim/core/event_loop.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
 #include "sim/config/calibration.hpp"
 #include "sim/model/assert.hpp"
+#include "sim/model/error.hpp"
 
 namespace acme::core {
 namespace {
@@ -43,7 +45,7 @@ JobTable make_table(const LoopSetup& setup) {
   for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
     const auto& cc = cfg.clusters[c];
     model::ClusterId id{static_cast<std::uint16_t>(c)};
-    policies::PolicyContext context{cfg.seed, cc.name};
+    policies::PolicyContext context{cfg.seed, cc.name, cfg.base_dir};
     ClusterRuntime runtime(model::ClusterView(shape_of(cc, id, setup.graph->cluster(id))));
     runtime.scheduler = setup.registries->schedulers.create(cc.scheduler, context);
     runtime.scheduler->set_placement(setup.registries->placements.create(cc.placement, context));
@@ -69,6 +71,27 @@ std::vector<FailureShape> failure_shapes(const config::Config& cfg, const topolo
   return shapes;
 }
 
+/// A scheduler that never starts nor rejects some jobs leaves them queued once nothing else can happen:
+/// a fault of the scheduler (a Python one is the user's code), reported as such rather than as a
+/// broken invariant.
+void check_queues_drained(const JobTable& table, const config::Config& cfg) {
+  for (std::size_t c = 0; c < table.clusters.size(); ++c) {
+    const model::ClusterView& view = table.clusters[c].view;
+    if (view.queued_jobs() == 0) {
+      continue;
+    }
+    auto first = std::find_if(view.jobs().begin(), view.jobs().end(),
+                              [](const auto& j) { return j.second.phase == model::JobPhase::QUEUED; });
+    const config::Node& where = cfg.clusters[c].scheduler.node;
+    throw ConfigError(where.location(), where.path(),
+                      "the scheduler left " + std::to_string(view.queued_jobs()) +
+                          " jobs waiting when nothing else could happen (the first: job " +
+                          std::to_string(model::to_index(first->first)) + ", " +
+                          std::to_string(first->second.spec.gpus) +
+                          " GPUs); expected every job to be started or rejected");
+  }
+}
+
 std::vector<const model::ClusterView*> views_of(const JobTable& table) {
   std::vector<const model::ClusterView*> views;
   for (const auto& c : table.clusters) {
@@ -87,13 +110,15 @@ EventLoop::EventLoop(LoopSetup setup)
     , failure_rng_(config_.seed, "engine/failures")
     , recovery_rng_(config_.seed, "engine/recovery")
     , launch_rng_(config_.seed, "engine/launch")
-    , checkpoint_policy_(setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, ""}))
-    , recovery_policy_(setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, ""}))
+    , checkpoint_policy_(
+          setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, "", config_.base_dir}))
+    , recovery_policy_(
+          setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, "", config_.base_dir}))
     , table_(make_table(setup))
-    , nodes_(table_, *setup.io)
+    , nodes_(table_, *setup.io, recorder_.events())
     , lifecycle_(*config_.faults, queue_, *setup.io, table_, nodes_, recorder_, launch_rng_)
     , checkpoint_(*config_.faults, *checkpoint_policy_, costs_from(config_), queue_, *setup.io, table_, lifecycle_,
-                  launch_rng_)
+                  launch_rng_, recorder_.events())
     , plans_(queue_, *setup.io, table_, lifecycle_, checkpoint_.costs().h2d_Bps)
     , recovery_(*config_.faults, *recovery_policy_, queue_, *setup.io, table_, lifecycle_, nodes_, recovery_rng_,
                 workload_->epoch_unix_s())
@@ -147,6 +172,7 @@ void EventLoop::process_instant(double now_s) {
 
 void EventLoop::finish() {
   sampler_.sample_until(queue_.now_s(), true);
+  check_queues_drained(table_, config_);
   ACME_ASSERT(table_.jobs.empty(), "every submitted job is accounted for");
 }
 

@@ -91,7 +91,7 @@ void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std
   }
   // Fail the jobs first (cancelling their transfers), then power the node off.
   hooks_.fail_node_jobs(cluster, node, category);
-  nodes_.down(cluster, node);
+  nodes_.down(cluster, node, config_.categories[category].name);
   double repair = config_.categories[category].repair.sample(rng_);
   if (config_.isolated_until_operator) {
     repair += config_.operator_return.sample(rng_);
@@ -108,14 +108,14 @@ void FailureProcess::on(const NodeRepaired& event) {
 void FailureProcess::on(const LeafFailed& event) {
   for (model::NodeId node : clusters_[model::to_index(event.cluster)].nodes_of_leaf.at(event.leaf)) {
     hooks_.fail_switch_jobs(event.cluster, model::to_index(node), switch_category());
-    nodes_.down(event.cluster, model::to_index(node));
+    nodes_.down(event.cluster, model::to_index(node), config::SWITCH_FAILURE_CATEGORY);
   }
   timer_.schedule(timer_.now_s() + config_.leaf_repair.sample(rng_), LeafRepaired{event.cluster, event.leaf});
 }
 
 void FailureProcess::on(const LeafRepaired& event) {
   for (model::NodeId node : clusters_[model::to_index(event.cluster)].nodes_of_leaf.at(event.leaf)) {
-    nodes_.up(event.cluster, model::to_index(node));
+    nodes_.up(event.cluster, model::to_index(node), "switch repaired");
   }
   draw_next_leaf_failure(event.cluster, event.leaf);
 }

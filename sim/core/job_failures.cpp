@@ -1,5 +1,7 @@
 // Preemptions and infrastructure failures as they strike jobs: the lifecycle's side of the
 // checkpoint model, the failure process and recovery.
+#include <spdlog/logger.h>
+
 #include "sim/core/job_lifecycle.hpp"
 #include "sim/model/error.hpp"
 #include "sim/model/limits.hpp"
@@ -10,6 +12,7 @@ void JobLifecycle::preempt(model::JobId id) {
   JobRuntime& job = table_.jobs.at(id);
   if (job.stage == JobStage::PLAN) {
     // A task plan restarts from its beginning: its progress is lost.
+    trace_preempt(id, job, "plan restarts");
     ++job.accounting.preemptions;
     cancel_transfers(job);
     end_attempt(id, job, model::JobPhase::QUEUED, model::JobState::CANCELLED, model::EndCause::PREEMPTED);
@@ -21,14 +24,28 @@ void JobLifecycle::preempt(model::JobId id) {
   if (!running) {
     return; // already saving, hung or recovering: the preemption is moot
   }
+  trace_preempt(id, job, {});
   ++job.accounting.preemptions;
   parts_.checkpoint->stop_progress(job);
   cancel_transfers(job);
   parts_.checkpoint->preempt(id, job);
 }
 
-void JobLifecycle::fail(model::JobId id, JobRuntime& job, std::uint32_t category) {
+void JobLifecycle::trace_preempt(model::JobId id, const JobRuntime& job, std::string_view detail) {
   const model::JobSpec& spec = table_.entry(id, job).spec;
+  log_.debug("job {} preempted{}{}", spec.name, detail.empty() ? "" : ": ", detail);
+  if (trace_ != nullptr) {
+    trace_->preempt(timer_.now_s(), spec, detail);
+  }
+}
+
+void JobLifecycle::fail(model::JobId id, JobRuntime& job, std::uint32_t category,
+                        std::span<const model::NodeId> at_fault) {
+  const model::JobSpec& spec = table_.entry(id, job).spec;
+  log_.debug("job {} hit by a {} failure", spec.name, faults_.failures.category_name(category));
+  if (trace_ != nullptr) {
+    trace_->fail(timer_.now_s(), spec, faults_.failures.category_name(category), at_fault);
+  }
   job.accounting.count_failure(category, faults_.failures.categories.size());
   parts_.checkpoint->stop_progress(job);
   cancel_transfers(job);
@@ -61,24 +78,26 @@ void JobLifecycle::check_progress(JobRuntime& job, const model::JobSpec& spec) c
 
 void JobLifecycle::fail_node_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) {
   std::vector<model::JobId> hit = table_.cluster(cluster).jobs_on_node[node];
+  const model::NodeId at_fault[] = {model::NodeId{node}};
   for (model::JobId id : hit) {
-    fail(id, table_.jobs.at(id), category);
+    fail(id, table_.jobs.at(id), category, at_fault);
   }
 }
 
 void JobLifecycle::fail_switch_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) {
   std::vector<model::JobId> hit = table_.cluster(cluster).jobs_on_node[node];
+  const model::NodeId at_fault[] = {model::NodeId{node}};
   for (model::JobId id : hit) {
     JobRuntime& job = table_.jobs.at(id);
     if (job.stage != JobStage::WAITING && job.failed_at_s != timer_.now_s()) {
-      fail(id, job, category);
+      fail(id, job, category, at_fault);
     }
   }
 }
 
 void JobLifecycle::node_repaired(model::ClusterId cluster, std::uint32_t node) {
   if (!parts_.recovery->take_as_spare(cluster, node)) {
-    nodes_.up(cluster, node);
+    nodes_.up(cluster, node, "repaired");
   }
 }
 

@@ -2,10 +2,13 @@
 // the scheduler's decisions.
 #include "sim/core/job_lifecycle.hpp"
 
+#include <spdlog/logger.h>
+
 #include <algorithm>
 #include <limits>
 #include <type_traits>
 
+#include "sim/log/log.hpp"
 #include "sim/model/assert.hpp"
 
 namespace acme::core {
@@ -21,6 +24,8 @@ JobLifecycle::JobLifecycle(const config::FaultConfig& faults, TimerService& time
     , table_(table)
     , nodes_(nodes)
     , recorder_(recorder)
+    , trace_(recorder.events())
+    , log_(log::get(log::Category::ENGINE))
     , launch_rng_(launch_rng) {}
 
 void JobLifecycle::submit(model::JobSpec spec) {
@@ -36,6 +41,9 @@ void JobLifecycle::submit(model::JobSpec spec) {
   table_.jobs.emplace(id, std::move(job));
   cluster.view.add_job(std::move(spec));
   const model::JobSpec& added = cluster.view.job(id).spec;
+  if (trace_ != nullptr) {
+    trace_->submit(timer_.now_s(), added);
+  }
   if (added.unfit != model::RejectReason::NONE) {
     reject(cluster, id, added.unfit);
     return;
@@ -89,6 +97,10 @@ void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& sta
   ACME_ASSERT(entry != nullptr && entry->phase == model::JobPhase::QUEUED, "schedulers start queued jobs only");
   ACME_ASSERT(cluster.view.fits(start.placement), "schedulers start jobs on free GPUs of up nodes only");
   cluster.view.start_job(start.job, start.placement);
+  if (trace_ != nullptr) {
+    trace_->start(timer_.now_s(), entry->spec, start.placement);
+  }
+  log_.trace("job {} starts on {} node(s)", entry->spec.name, start.placement.size());
   JobRuntime& job = table_.jobs.at(start.job);
   ++job.accounting.attempts;
   allocate(cluster, start.job, job);
@@ -205,6 +217,7 @@ void JobLifecycle::reject(ClusterRuntime& cluster, model::JobId id, model::Rejec
   const model::JobEntry& entry = cluster.view.job(id);
   ACME_ASSERT(entry.phase == model::JobPhase::QUEUED, "only queued jobs are rejected");
   ++jobs_rejected_;
+  log_.debug("job {} rejected: {}", entry.spec.name, model::to_string(reason));
   record(entry, table_.jobs.at(id), model::JobState::CANCELLED, reason);
   cluster.view.remove_job(id);
   table_.jobs.erase(id);
@@ -212,6 +225,10 @@ void JobLifecycle::reject(ClusterRuntime& cluster, model::JobId id, model::Rejec
 
 void JobLifecycle::record(const model::JobEntry& entry, const JobRuntime& job, model::JobState state,
                           model::RejectReason reason) {
+  if (trace_ != nullptr) {
+    trace_->end(timer_.now_s(), entry.spec, state, reason);
+  }
+  log_.trace("job {} ends: {}", entry.spec.name, model::to_string(state));
   recorder_.on_job(make_job_record(entry, job, timer_.now_s(), state, reason));
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 #include "sim/config/faults.hpp"
 #include "sim/core/checkpoint_model.hpp"
@@ -15,6 +17,10 @@
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/decision.hpp"
 #include "sim/model/rng.hpp"
+
+namespace spdlog {
+class logger;
+} // namespace spdlog
 
 namespace acme::core {
 
@@ -44,8 +50,8 @@ public:
   void on_launched(model::JobId id, JobRuntime& job);
   /// A transfer ended: to the part that started it.
   void on_transfer_done(const TransferDone& done);
-  /// An infrastructure failure of `category` struck the job.
-  void fail(model::JobId id, JobRuntime& job, std::uint32_t category);
+  /// An infrastructure failure of `category` struck the job (`at_fault`: the nodes that failed, if known).
+  void fail(model::JobId id, JobRuntime& job, std::uint32_t category, std::span<const model::NodeId> at_fault = {});
 
   std::uint64_t jobs_submitted() const { return jobs_submitted_; }
   std::uint64_t jobs_rejected() const { return jobs_rejected_; }
@@ -66,6 +72,7 @@ private:
   void allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime& job);
   void release(model::JobId id, JobRuntime& job, model::JobPhase next);
   void preempt(model::JobId id);
+  void trace_preempt(model::JobId id, const JobRuntime& job, std::string_view detail);
   void reject(ClusterRuntime& cluster, model::JobId id, model::RejectReason reason);
   void cancel_transfers(JobRuntime& job);
   void record(const model::JobEntry& entry, const JobRuntime& job, model::JobState state, model::RejectReason reason);
@@ -78,6 +85,8 @@ private:
   JobTable& table_;
   NodeAvailability& nodes_;
   metrics::Recorder& recorder_;
+  metrics::EventTrace* trace_; ///< events.csv, or null when output.events is off
+  spdlog::logger& log_;        ///< the engine's logger (debug: failures, preemptions, rejections)
   model::Rng& launch_rng_;
   Parts parts_;
   std::uint64_t jobs_submitted_ = 0;

@@ -28,7 +28,7 @@ void Recovery::set_aside_spares() {
     std::uint32_t nodes = table_.clusters[c].view.shape().nodes;
     for (std::uint32_t k = 0; k < faults_.recovery.spare_nodes && k < nodes; ++k) {
       std::uint32_t node = nodes - 1 - k; // the last nodes of the cluster
-      nodes_.down(cid, node);
+      nodes_.down(cid, node, "spare");
       spares_[c].push_back(model::NodeId{node});
     }
   }
@@ -124,7 +124,7 @@ bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job) {
     if (!spares.empty()) {
       good = spares.back(); // spare nodes held back for restarts come first
       spares.pop_back();
-      nodes_.up(job.cluster, model::to_index(good));
+      nodes_.up(job.cluster, model::to_index(good), "spare taken");
     }
     auto& on_bad = cluster.jobs_on_node[model::to_index(bad)];
     on_bad.erase(std::remove(on_bad.begin(), on_bad.end(), id), on_bad.end());

@@ -1,9 +1,13 @@
 #include "sim/engine/simulation.hpp"
 
+#include <simgrid/s4u/Engine.hpp>
+#include <spdlog/logger.h>
+
 #include "sim/core/event_loop.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/simgrid_driver.hpp"
 #include "sim/engine/simgrid_io.hpp"
+#include "sim/log/log.hpp"
 #include "sim/topology/cluster_graph.hpp"
 
 namespace acme::engine {
@@ -61,9 +65,16 @@ const PlatformSummary& Simulation::platform_summary() const {
 }
 
 RunResult Simulation::run() {
+  // Every log line of the run starts with the simulated time, as SimGrid's do.
+  log::SimClockScope clock([] { return simgrid::s4u::Engine::get_clock(); });
+  spdlog::logger& log = log::get(log::Category::ENGINE);
+  const PlatformSummary& platform = impl_->platform.summary();
+  log.info("run starts: {} cluster(s), {} GPUs", impl_->config.clusters.size(), platform.total_gpus);
   impl_->driver.run();
   core::EventLoop& loop = impl_->loop;
   loop.finish();
+  log.info("run ends: {} jobs submitted, {} recorded, {} rejected, {} instants", loop.jobs_submitted(),
+           loop.jobs_recorded(), loop.jobs_rejected(), loop.instants());
   RunResult result;
   result.end_time_s = loop.now_s();
   result.jobs_submitted = loop.jobs_submitted();

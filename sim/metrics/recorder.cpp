@@ -93,7 +93,7 @@ void Recorder::append_job_row(const JobRecord& r) {
   cell(out, std::uint64_t{job.gpus});
   cell(out, std::uint64_t{job.cpus});
   out += ",,"; // mem_per_pod_GB, shared_mem_per_pod: not modelled
-  cell(out, model::to_string(job.type));
+  cell(out, model::acmetrace_name(job.type));
   cell(out, model::to_string(r.state));
   datetime(job.submit_time_s);
   datetime(r.first_start_s);

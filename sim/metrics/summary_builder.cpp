@@ -128,9 +128,10 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
 std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
                                    const EvalStats& evals) {
   std::string out = "{\n";
-  out += fmt::format("  \"seed\": {},\n  \"config\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n", options.seed,
-                     quote(options.config_file), quote(model::format_datetime(options.epoch_unix_s, 0.0)),
-                     number(info.end_time_s));
+  out += fmt::format(
+      "  \"seed\": {},\n  \"config\": {},\n  \"version\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n",
+      options.seed, quote(options.config_file), quote(ACME_VERSION_TEXT),
+      quote(model::format_datetime(options.epoch_unix_s, 0.0)), number(info.end_time_s));
   out += fmt::format("  \"jobs_submitted\": {},\n  \"trace_rows_skipped\": {},\n  \"clusters\": {{\n",
                      info.jobs_submitted, info.trace_rows_skipped);
   for (std::size_t c = 0; c < clusters_.size(); ++c) {

@@ -20,6 +20,10 @@ std::string_view to_string(JobType type) {
   return "Other";
 }
 
+std::string_view acmetrace_name(JobType type) {
+  return type == JobType::EVAL ? "Eval" : to_string(type);
+}
+
 std::string_view to_string(JobState state) {
   switch (state) {
   case JobState::COMPLETED:

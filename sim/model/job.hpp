@@ -34,6 +34,10 @@ inline constexpr std::uint32_t MILLI_PER_GPU = 1000;
 enum class RejectReason : std::uint8_t { NONE, TOO_MANY_GPUS, TOO_MANY_CPUS, BY_POLICY, MODEL_TOO_LARGE };
 
 std::string_view to_string(JobType type);
+/// The type as AcmeTrace spells it in its job traces ("Eval" for evaluation jobs; the other types are
+/// spelled as to_string does). Written in jobs.csv and generated traces so that the authors' analysis
+/// notebook, which selects `type == "Eval"`, finds the evaluation jobs.
+std::string_view acmetrace_name(JobType type);
 std::string_view to_string(JobState state);
 std::string_view to_string(RejectReason reason);
 std::string_view to_string(FailureCategory category);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "policies/builtin.hpp"
+#include "policies/python/register_python.hpp"
 #include "sim/config/faults.hpp"
 #include "sim/model/error.hpp"
 #include "sim/model/limits.hpp"
@@ -39,7 +40,7 @@ void check_timeseries_rows(const config::Config& cfg) {
 /// The run's parts, in construction order: each may refer to the ones before it.
 struct AssembledRun::Parts {
   const config::Config* config = nullptr;
-  policies::PolicyRegistries registries = policies::make_builtin_registries();
+  policies::PolicyRegistries registries = policies::python::make_registries_with_python();
   model::NameTable users;
   workloads::WorkloadSource* workload = nullptr; ///< owned by the simulation
   std::unique_ptr<metrics::Recorder> recorder;

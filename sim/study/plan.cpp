@@ -48,10 +48,50 @@ Point read_point(const config::Node& json) {
   return point;
 }
 
+/// `,\n  "FIELD": {"KEY": ["text", ...], ...}`; nothing for an empty list.
+std::string lists_json(const char* field, const std::vector<AxisLabels>& labels) {
+  if (labels.empty()) {
+    return "";
+  }
+  std::string text = ",\n  " + json_quote(field) + ": {";
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    text += (i == 0 ? "" : ", ") + json_quote(labels[i].key_path) + ": [";
+    for (std::size_t j = 0; j < labels[i].names.size(); ++j) {
+      text += (j == 0 ? "" : ", ") + json_quote(labels[i].names[j]);
+    }
+    text += "]";
+  }
+  return text + "}";
+}
+
+std::vector<AxisLabels> read_lists(const config::Node& json) {
+  std::vector<AxisLabels> labels;
+  if (!json.is_defined()) {
+    return labels;
+  }
+  for (const auto& key : json.keys()) {
+    AxisLabels entry{key, {}};
+    for (std::size_t i = 0; i < json[key].size(); ++i) {
+      entry.names.push_back(json[key].at(i).as_string());
+    }
+    labels.push_back(std::move(entry));
+  }
+  return labels;
+}
+
 } // namespace
 
 Plan make_plan(const Study& study, const std::vector<Point>& points, const std::string& shard) {
-  return Plan{study.name, study.file, study.base_config, axis_keys(study), points, shard};
+  std::vector<AxisLabels> values;
+  for (const auto& axis : study.grid) {
+    values.push_back({axis.key_path, axis.values});
+  }
+  for (const auto& group : study.zips) {
+    for (const auto& axis : group.axes) {
+      values.push_back({axis.key_path, axis.values});
+    }
+  }
+  return Plan{study.name, study.file, study.base_config, axis_keys(study), points, shard, values, study.labels};
 }
 
 std::string plan_json_text(const Plan& plan) {
@@ -62,7 +102,7 @@ std::string plan_json_text(const Plan& plan) {
   for (std::size_t i = 0; i < plan.axes.size(); ++i) {
     text += (i == 0 ? "" : ", ") + json_quote(plan.axes[i]);
   }
-  text += "],\n  \"points\": [\n";
+  text += "]" + lists_json("values", plan.values) + lists_json("labels", plan.labels) + ",\n  \"points\": [\n";
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
     text += point_json(plan.points[i]) + (i + 1 < plan.points.size() ? ",\n" : "\n");
   }
@@ -84,7 +124,7 @@ Plan read_plan(const std::string& study_dir) {
   if (!json.is_map() || json["format"].as_string() != PLAN_FORMAT) {
     json.fail(std::string("expected a study.json of format ") + PLAN_FORMAT);
   }
-  json.expect_keys({"format", "name", "study_file", "config", "shard", "axes", "points"});
+  json.expect_keys({"format", "name", "study_file", "config", "shard", "axes", "values", "labels", "points"});
   Plan plan;
   plan.name = json["name"].as_string();
   plan.study_file = json["study_file"].as_string();
@@ -93,6 +133,8 @@ Plan read_plan(const std::string& study_dir) {
   for (std::size_t i = 0; i < json["axes"].size(); ++i) {
     plan.axes.push_back(json["axes"].at(i).as_string());
   }
+  plan.values = read_lists(json["values"]); // absent in study folders of earlier versions
+  plan.labels = read_lists(json["labels"]);
   for (std::size_t i = 0; i < json["points"].size(); ++i) {
     plan.points.push_back(read_point(json["points"].at(i)));
   }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/study/point.hpp"
+#include "sim/study/study.hpp"
 
 namespace acme::study {
 
@@ -16,9 +17,11 @@ struct Plan {
   std::string name;
   std::string study_file;
   std::string base_config;
-  std::vector<std::string> axes; ///< varied keys, the results' set:<key> columns
-  std::vector<Point> points;     ///< canonical order
-  std::string shard;             ///< "K/N" for a shard's folder, "" otherwise
+  std::vector<std::string> axes;  ///< varied keys, the results' set:<key> columns
+  std::vector<Point> points;      ///< canonical order
+  std::string shard;              ///< "K/N" for a shard's folder, "" otherwise
+  std::vector<AxisLabels> values; ///< every varied key's values in the study's order (plots order points by them)
+  std::vector<AxisLabels> labels; ///< the study's short names of axis values (written only when there are some)
 };
 
 Plan make_plan(const Study& study, const std::vector<Point>& points, const std::string& shard);

@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> STUDY_KEYS = {"name", "description", "config", "set", "grid", "zip", "seeds"};
+const std::vector<std::string> STUDY_KEYS = {"name", "description", "config", "set", "grid", "zip", "seeds", "labels"};
 
 /// A YAML value as `--set` text: scalars as written, lists and maps in flow style.
 std::string value_text(const config::Node& value) {
@@ -204,6 +204,53 @@ void check_point_count(const Study& study, const config::Node& root) {
   }
 }
 
+/// The axis called `key` (grid or zip), or nullptr.
+const Axis* find_axis(const Study& study, const std::string& key) {
+  for (const auto& axis : study.grid) {
+    if (axis.key_path == key) {
+      return &axis;
+    }
+  }
+  for (const auto& group : study.zips) {
+    for (const auto& axis : group.axes) {
+      if (axis.key_path == key) {
+        return &axis;
+      }
+    }
+  }
+  return nullptr;
+}
+
+/// `labels: {KEY: [name, ...]}`: one distinct name per value of a varied key.
+std::vector<AxisLabels> parse_labels(const config::Node& labels, const Study& study) {
+  std::vector<AxisLabels> out;
+  if (!labels.is_defined()) {
+    return out;
+  }
+  labels.expect_map();
+  for (const auto& key : labels.keys()) {
+    const Axis* axis = find_axis(study, key);
+    if (axis == nullptr) {
+      labels[key].fail("is not varied by grid or zip; expected one of: " + join(axis_keys(study), ", "));
+    }
+    config::Node list = labels[key];
+    if (!list.is_sequence() || list.size() != axis->values.size()) {
+      list.fail("expected a list of " + std::to_string(axis->values.size()) + " names, one per value of " + key);
+    }
+    AxisLabels entry{key, {}};
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      std::string name = list.at(i).as_string();
+      if (name.empty() || !seen.insert(name).second) {
+        list.at(i).fail("expected distinct, non-empty names, got \"" + name + "\"");
+      }
+      entry.names.push_back(name);
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
 std::string resolve_config(const config::Node& config, const std::string& base_dir) {
   if (!config.is_defined()) {
     config.fail("missing; expected `config: PATH` (the base config, relative to the study file)");
@@ -237,6 +284,7 @@ Study parse_study(const config::Node& root, const std::string& display_name, con
   study.seeds = parse_seeds(root["seeds"], study.base_config);
   check_unique_keys(study, root);
   check_point_count(study, root);
+  study.labels = parse_labels(root["labels"], study);
   return study;
 }
 

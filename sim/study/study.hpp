@@ -22,6 +22,13 @@ struct ZipGroup {
   std::vector<Axis> axes;
 };
 
+/// Short names of one axis's values, for plots and reports (`labels:` in the study file).
+struct AxisLabels {
+  std::string key_path;
+  std::vector<std::string> names; ///< one per value of the axis, in its order
+  friend bool operator==(const AxisLabels&, const AxisLabels&) = default;
+};
+
 /// A what-if study: a base config, overrides every point gets, the axes to vary and the seeds.
 ///
 ///   name: placement_vs_size            # default: the file name without extension
@@ -30,6 +37,7 @@ struct ZipGroup {
 ///   grid: {policies.placement.name: [pack, first_fit], clusters[0].nodes: [2, 4]}
 ///   zip: {clusters[0].nodes: [2, 4], clusters[0].cpu_job_cores_per_node: [4, 8]}  # or a list of such maps
 ///   seeds: 3                           # replicas 1, 2, 3; or a list [7, 11]
+///   labels: {clusters[0].nodes: [small, large]}  # optional short names of an axis's values
 struct Study {
   std::string file; ///< the study file as given
   std::string name;
@@ -38,6 +46,7 @@ struct Study {
   std::vector<Axis> grid;
   std::vector<ZipGroup> zips;
   std::vector<std::uint64_t> seeds;
+  std::vector<AxisLabels> labels;
 };
 
 /// Reads and validates a study file. Throws ConfigError (file:line:col, key, what is expected).

@@ -9,6 +9,7 @@ A case is a folder with expect.txt (a minimal tesh) and the inputs it names:
     stdout: text                        same for stdout
     file: jobs.csv                      the output folder must contain this file (repeatable)
     nofile: jobs.csv                    ... must not contain it
+    outdir: empty                       ... must hold nothing at all (no file, not even a temporary one)
 """
 import shlex
 import subprocess
@@ -18,7 +19,8 @@ from pathlib import Path
 
 
 def parse_expect(path):
-    spec = {"args": "run config.yaml -o {out}", "exit": 0, "stderr": [], "stdout": [], "file": [], "nofile": []}
+    spec = {"args": "run config.yaml -o {out}", "exit": 0, "stderr": [], "stdout": [], "file": [], "nofile": [],
+            "outdir": ""}
     for raw in path.read_text().splitlines():
         if not raw.strip() or raw.startswith("#"):
             continue
@@ -28,8 +30,8 @@ def parse_expect(path):
             spec[key].append(value)
         elif key == "exit":
             spec["exit"] = int(value)
-        elif key == "args":
-            spec["args"] = value
+        elif key in ("args", "outdir"):
+            spec[key] = value
         else:
             sys.exit(f"{path}: unknown key {key!r}")
     return spec
@@ -73,6 +75,8 @@ def main():
         for name in spec["nofile"]:
             if (Path(out) / name).exists():
                 failures.append(f"unexpected output file {name}")
+        if spec["outdir"] == "empty" and any(Path(out).iterdir()):
+            failures.append(f"output folder not empty: {sorted(p.name for p in Path(out).iterdir())}")
         if failures:
             print("command:", binary, " ".join(args))
             print("--- stdout ---\n" + proc.stdout + "--- stderr ---\n" + proc.stderr)

@@ -18,11 +18,11 @@ constexpr std::string_view SET_MARK = "\n---set\n";
 void parse_policies(const acme::config::Config& cfg) {
   static const acme::policies::PolicyRegistries registries = acme::policies::make_builtin_registries();
   for (const auto& c : cfg.clusters) {
-    registries.schedulers.create(c.scheduler, {cfg.seed, c.name});
-    registries.placements.create(c.placement, {cfg.seed, c.name});
+    registries.schedulers.create(c.scheduler, {cfg.seed, c.name, "/nonexistent-acme-fuzz"});
+    registries.placements.create(c.placement, {cfg.seed, c.name, "/nonexistent-acme-fuzz"});
   }
-  registries.checkpoints.create(cfg.faults->checkpoint.policy, {cfg.seed, ""});
-  registries.recoveries.create(cfg.faults->recovery.policy, {cfg.seed, ""});
+  registries.checkpoints.create(cfg.faults->checkpoint.policy, {cfg.seed, "", "/nonexistent-acme-fuzz"});
+  registries.recoveries.create(cfg.faults->recovery.policy, {cfg.seed, "", "/nonexistent-acme-fuzz"});
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs tools/plot on a tiny study and on a single run (with GPU time lost by failure category added
-to its summary) and checks that every figure exists as a non-empty, valid PNG and PDF.
+"""Runs tools/plot on a tiny study and on a single run (with failures and GPU time lost added to its
+summary) and checks that every figure exists as a non-empty, valid PNG and PDF, and that no figure is
+drawn for what the data lacks.
 
 usage: plot_test.py ACME_SIM TOOLS_PLOT STUDY.yaml
 """
@@ -14,7 +15,9 @@ from pathlib import Path
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PDF_MAGIC = b"%PDF-"
 MIN_BYTES = 1000  # an empty figure is already larger; a truncated file is not
-STUDY_FIGURES = ["queue_delay_cdf", "duration_cdf", "gpu_demand_cdf", "timeseries"]
+# The tiny config has one cluster, "seren"; the study varies the placement policy.
+RUN_FIGURES = ["queue_delay_cdf_seren", "duration_cdf_seren", "jct_cdf_seren", "gpu_demand_seren", "timeseries_seren"]
+STUDY_FIGURES = RUN_FIGURES + ["metrics_by_placement"]
 
 
 def fail(message):
@@ -49,18 +52,24 @@ def main():
             fail("acme-sim sweep does not print the plot command:\n" + proc.stdout)
         run([plot, tmp / "study", "-o", tmp / "study_plots"])
         check_images(tmp / "study_plots", STUDY_FIGURES)
+        if (tmp / "study_plots" / "failures.png").exists():
+            fail("a failures figure for a study without failures")
 
-        # A single run whose summary breaks GPU time lost down by failure category.
+        # A single run whose summary records failures and the GPU time they cost.
         point = next(p for p in (tmp / "study" / "points").iterdir() if not p.name.startswith("."))
         run_dir = tmp / "run"
         shutil.copytree(point, run_dir)
         summary = json.loads((run_dir / "summary.json").read_text())
         cluster = next(iter(summary["clusters"].values()))
-        cluster.setdefault("fault_tolerance", {})["gpu_hours_lost_by_category"] = {
-            "infrastructure": 12.5, "framework": 3.0, "script": 0.5}
+        faults = cluster.setdefault("fault_tolerance", {})
+        faults["failures"] = 3
+        faults.setdefault("failures_by_category", {}).update({"nvlink": 2, "cuda": 1})
+        faults["gpu_hours_lost"] = 12.5
         (run_dir / "summary.json").write_text(json.dumps(summary))
         run([plot, run_dir])  # default output: RUN/plots
-        check_images(run_dir / "plots", STUDY_FIGURES + ["gpu_time_lost"])
+        check_images(run_dir / "plots", RUN_FIGURES + ["failures"])
+        if (run_dir / "plots" / "metrics_by_placement.png").exists():
+            fail("a study figure for a single run")
 
         bad = subprocess.run([plot, tmp], capture_output=True, text=True)
         if bad.returncode != 2 or "neither a run folder" not in bad.stderr:

@@ -1,1 +1,1 @@
-"""Helpers of tools/plot: reading run and study folders (runs) and drawing (figures)."""
+"""Helpers of tools/plot and tools/report: reading run and study folders, the paper's curves, figures, the HTML page."""

@@ -1,9 +1,18 @@
-"""Reads acme-sim run folders and study folders into curves (one per run or study point)."""
+"""Reads acme-sim run folders and study folders: a Source holds Settings, each with the Runs of its seeds."""
 import csv
 import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+
+import numpy as np
+
+from plot_lib import labels as point_labels
+
+# Job types in the order of the paper's figures (Hu et al., NSDI'24, Fig. 4); "CPU" holds jobs without GPUs.
+JOB_TYPES = ["Pretrain", "SFT", "MLLM", "Evaluation", "Debug", "Other"]
+TYPE_SPELLINGS = {"Eval": "Evaluation"}  # AcmeTrace's spelling in jobs.csv -> summary.json's key
+CPU_TYPE = "CPU"
 
 
 class BadInput(Exception):
@@ -11,113 +20,177 @@ class BadInput(Exception):
 
 
 @dataclass
-class Curve:
-    label: str
-    run_dir: Path
+class Run:
+    path: Path
     summary: dict
-    jobs: list = field(default_factory=list)        # dicts: type, queue_s, duration_s, gpus, lost_gpu_h, failures
-    timeseries: list = field(default_factory=list)  # dicts: time, cluster, busy_gpus, queued_jobs
-    source: str = ""                                # the folder given on the command line
+    seed: object = None
+    jobs: dict = field(default_factory=dict)        # cluster -> type -> {"queue", "duration", "jct", "gpus"} arrays
+    timeseries: dict = field(default_factory=dict)  # cluster -> {"time": [datetime], column: array}
+    has_jobs_csv: bool = False
 
 
-def _number(text, default=None):
+@dataclass
+class Setting:
+    label: str
+    runs: list                                        # one Run per finished seed
+    values: dict = field(default_factory=dict)        # axis key -> value text
+    group: str = ""                                   # the study's group id
+    failed: list = field(default_factory=list)        # (seed, error) of points that did not finish
+
+
+@dataclass
+class Source:
+    kind: str                                         # "run" or "study"
+    name: str
+    path: Path
+    settings: list
+    plan: dict = field(default_factory=dict)          # study.json
+    axis_groups: list = field(default_factory=list)   # labels.AxisGroup, for a study
+    aggregate: dict = field(default_factory=dict)     # group id -> metric -> {n, mean, ci95_low, ci95_high}
+
+    def clusters(self):
+        names = []
+        for s in self.settings:
+            for r in s.runs:
+                names += [c for c in r.summary.get("clusters", {}) if c not in names]
+        return names
+
+
+def _number(text):
     try:
         return float(text)
     except (TypeError, ValueError):
-        return default
+        return None
 
 
 def read_jobs(path):
-    """jobs.csv rows of jobs that were not rejected; CPU jobs (no GPU) get the type "CPU"."""
-    if not path.is_file():
-        return []
-    jobs = []
+    """jobs.csv -> cluster -> type -> arrays of queueing delay, duration, JCT (s) and GPUs, of the jobs that
+    started (rejected jobs never do). Jobs without GPUs get the type "CPU"."""
+    columns = {}
     with path.open(newline="") as f:
-        for row in csv.DictReader(f):
-            if row.get("reject_reason"):
+        reader = csv.reader(f)
+        header = next(reader, None) or []
+        at = {name: i for i, name in enumerate(header)}
+        missing = [c for c in ("type", "gpu_num", "start_time", "duration", "queue") if c not in at]
+        if missing:
+            raise BadInput(f"{path}:1: missing column {missing[0]!r}; expected a jobs.csv written by acme-sim run")
+        cluster_at = at.get("cluster")
+        for row in reader:
+            if len(row) != len(header) or not row[at["start_time"]]:
                 continue
-            gpus = _number(row.get("gpu_num"), 0.0)
-            jobs.append({
-                "type": "CPU" if gpus == 0 else row.get("type", "Other"),
-                "queue_s": _number(row.get("queue")),
-                "duration_s": _number(row.get("duration")),
-                "gpus": gpus,
-                "lost_gpu_h": _number(row.get("gpu_hours_lost"), 0.0),
-                "failures": row.get("failures", ""),
-            })
+            gpus = _number(row[at["gpu_num"]]) or 0.0
+            job_type = CPU_TYPE if gpus == 0 else TYPE_SPELLINGS.get(row[at["type"]], row[at["type"]])
+            cluster = row[cluster_at] if cluster_at is not None else ""
+            queue, duration = _number(row[at["queue"]]), _number(row[at["duration"]])
+            if queue is None or duration is None:
+                continue
+            cols = columns.setdefault(cluster, {}).setdefault(job_type, ([], [], []))
+            cols[0].append(queue)
+            cols[1].append(duration)
+            cols[2].append(gpus)
+    jobs = {}
+    for cluster, by_type in columns.items():
+        for job_type, (queue, duration, gpus) in by_type.items():
+            q, d = np.asarray(queue), np.asarray(duration)
+            jobs.setdefault(cluster, {})[job_type] = {"queue": q, "duration": d, "jct": q + d, "gpus": np.asarray(gpus)}
     return jobs
 
 
 def read_timeseries(path):
-    if not path.is_file():
-        return []
-    rows = []
+    """timeseries.csv -> cluster -> {"time": [datetime], COLUMN: array} for every numeric column the run wrote."""
+    rows = {}
     with path.open(newline="") as f:
-        for row in csv.DictReader(f):
+        reader = csv.DictReader(f)
+        names = [n for n in (reader.fieldnames or []) if n not in ("time", "cluster")]
+        for row in reader:
             try:
                 when = datetime.fromisoformat(row["time"])
-            except (KeyError, ValueError):
+            except (KeyError, TypeError, ValueError):
                 continue
-            rows.append({"time": when, "cluster": row.get("cluster", ""),
-                         "busy_gpus": _number(row.get("busy_gpus"), 0.0),
-                         "queued_jobs": _number(row.get("queued_jobs"), 0.0)})
-    return rows
+            series = rows.setdefault(row.get("cluster", ""), {"time": []} | {n: [] for n in names})
+            series["time"].append(when)
+            for n in names:
+                value = _number(row.get(n))
+                series[n].append(np.nan if value is None else value)
+    return {c: {k: (v if k == "time" else np.asarray(v, dtype=float)) for k, v in s.items()} for c, s in rows.items()}
 
 
-def read_run(run_dir, label):
+def read_run(run_dir, with_jobs=True):
     summary_path = run_dir / "summary.json"
     try:
         summary = json.loads(summary_path.read_text())
     except (OSError, json.JSONDecodeError) as e:
         raise BadInput(f"{summary_path}: cannot read ({e}); expected a run's summary.json") from e
-    return Curve(label, run_dir, summary, read_jobs(run_dir / "jobs.csv"), read_timeseries(run_dir / "timeseries.csv"))
+    run = Run(run_dir, summary, summary.get("seed"))
+    jobs_path, series_path = run_dir / "jobs.csv", run_dir / "timeseries.csv"
+    if with_jobs and jobs_path.is_file():
+        run.jobs, run.has_jobs_csv = read_jobs(jobs_path), True
+    if series_path.is_file():
+        run.timeseries = read_timeseries(series_path)
+    return run
 
 
-def short_key(key):
-    """policies.placement.name -> placement; clusters[0].nodes -> nodes."""
-    parts = key.replace("[", ".[").split(".")
-    parts = [p for p in parts if p and not p.startswith("[")]
-    if len(parts) >= 2 and parts[-1] in ("name", "kind", "value"):
-        return parts[-2]
-    return parts[-1] if parts else key
+def _point_status(point_dir):
+    try:
+        record = json.loads((point_dir / "point.json").read_text())
+    except (OSError, json.JSONDecodeError):
+        return "not run", ""
+    return record.get("status", "?"), record.get("error", "")
 
 
-def study_curves(study_dir, one_seed):
-    plan = json.loads((study_dir / "study.json").read_text())
-    axes = plan.get("axes", [])
-    curves, seen_groups = [], set()
+def read_study(study_dir, with_jobs=True):
+    try:
+        plan = json.loads((study_dir / "study.json").read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise BadInput(f"{study_dir / 'study.json'}: cannot read ({e}); expected a study folder of acme-sim sweep") from e
+    groups = point_labels.axis_groups(plan)
+    settings = {}
     for point in plan.get("points", []):
-        point_dir = study_dir / "points" / point["id"]
-        try:
-            status = json.loads((point_dir / "point.json").read_text()).get("status")
-        except (OSError, json.JSONDecodeError):
-            continue
-        if status != "ok" or (one_seed and point["group"] in seen_groups):
-            continue
-        seen_groups.add(point["group"])
         values = dict(point["overrides"])
-        label = " ".join(f"{short_key(a)}={values.get(a, '')}" for a in axes)
-        label = (label + f" s{point['seed']}").strip() if not one_seed else (label or point["group"])
-        curves.append(read_run(point_dir, label))
-    return curves
-
-
-def discover(dirs, one_seed=False):
-    curves = []
-    for text in dirs:
-        d = Path(text)
-        if (d / "study.json").is_file():
-            found = study_curves(d, one_seed)
-        elif (d / "summary.json").is_file():
-            found = [read_run(d, d.resolve().name)]
+        setting = settings.setdefault(point["group"], Setting(point_labels.setting_label(groups, values), [],
+                                                              {k: values.get(k, "") for k in plan.get("axes", [])},
+                                                              point["group"]))
+        point_dir = study_dir / "points" / point["id"]
+        status, error = _point_status(point_dir)
+        if status == "ok":
+            setting.runs.append(read_run(point_dir, with_jobs))
         else:
-            raise BadInput(f"{d}: neither a run folder (summary.json) nor a study folder (study.json)")
-        for c in found:
-            c.source = d.resolve().name
-        curves.extend(found)
-    if len(dirs) > 1:  # several sources: make labels unique by prefixing the folder
-        names = [c.label for c in curves]
-        for c in curves:
-            if names.count(c.label) > 1:
-                c.label = f"{c.source}/{c.label}"
-    return curves
+            setting.failed.append((point["seed"], status + (f": {error}" if error else "")))
+    ordered = sorted(settings.values(), key=lambda s: point_labels.study_position(groups, s.values))
+    source = Source("study", plan.get("name") or study_dir.resolve().name, study_dir, ordered, plan, groups)
+    source.aggregate = read_aggregate(study_dir / "results.json")
+    return source
+
+
+def read_aggregate(path):
+    """results.json's mean and 95% Student t interval of every metric across the seeds of each setting."""
+    try:
+        results = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return {}
+    return {g["group"]: g.get("metrics", {}) for g in results.get("aggregate", []) if "group" in g}
+
+
+def read_source(path, with_jobs=True):
+    """A run folder (summary.json) or a study folder (study.json)."""
+    path = Path(path)
+    if (path / "study.json").is_file():
+        return read_study(path, with_jobs)
+    if (path / "summary.json").is_file():
+        run = read_run(path, with_jobs)
+        return Source("run", path.resolve().name, path, [Setting(path.resolve().name, [run])])
+    raise BadInput(f"{path}: neither a run folder (summary.json) nor a study folder (study.json)")
+
+
+def combine(sources):
+    """Several run or study folders drawn together: every setting of each, named by its folder when the
+    names would clash."""
+    if len(sources) == 1:
+        return sources[0]
+    settings = [s for src in sources for s in src.settings]
+    names = [s.label for s in settings]
+    for src in sources:
+        for s in src.settings:
+            if names.count(s.label) > 1 or src.kind == "run":
+                s.label = src.name if src.kind == "run" else f"{src.name}/{s.label}"
+    return Source("runs", " + ".join(src.name for src in sources), Path("."), settings)

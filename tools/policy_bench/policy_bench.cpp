@@ -242,7 +242,7 @@ int main(int argc, char** argv) {
   try {
     auto jobs = tools::make_bench_workload(options.seed, options.jobs, SEREN_NODES * GPUS_PER_NODE, options.load);
     auto registries = policies::make_builtin_registries();
-    policies::PolicyContext context{options.seed, "seren"};
+    policies::PolicyContext context{options.seed, "seren", ""};
     std::printf("%zu jobs over %.1f simulated days, offered load %.2f, placement %s\n", jobs.size(),
                 jobs.back().submit_time_s / 86400.0, options.load, options.placement.c_str());
     std::printf("%-58s %10s %12s %12s %9s %9s %10s %11s\n", "scheduler", "wall s", "jobs/s", "sched jobs/s",

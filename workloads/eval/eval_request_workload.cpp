@@ -82,7 +82,8 @@ std::unique_ptr<policies::EvalDispatch> make_eval_dispatch(const WorkloadContext
   ACME_ASSERT(context.eval_dispatches != nullptr,
               "an evaluation workload needs WorkloadContext::eval_dispatches (the run's dispatch registry)");
   config::PolicySpec spec = config::parse_policy(node, "eval dispatch", "coupled");
-  return context.eval_dispatches->create(spec, policies::PolicyContext{context.config->seed, cluster});
+  return context.eval_dispatches->create(
+      spec, policies::PolicyContext{context.config->seed, cluster, context.config->base_dir});
 }
 
 std::unique_ptr<WorkloadSource> make_eval_request_workload(const WorkloadContext& ctx, const config::Node& section) {

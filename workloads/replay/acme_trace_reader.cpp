@@ -59,8 +59,8 @@ std::optional<model::JobSpec> AcmeTraceReader::parse_row() {
   job.cpus = count(CPU_NUM);
   auto type = model::parse_job_type(field(TYPE));
   if (!type) {
-    bad(TYPE,
-        "expected one of Pretrain, SFT, MLLM, Evaluation, Debug, Other, got \"" + std::string(field(TYPE)) + "\"");
+    bad(TYPE, "expected one of Pretrain, SFT, MLLM, Eval (or Evaluation), Debug, Other, got \"" +
+                  std::string(field(TYPE)) + "\"");
   }
   job.type = *type;
   auto state = model::parse_job_state(field(STATE));
@@ -108,7 +108,7 @@ void AcmeRowWriter::append_row(const model::JobSpec& job, const model::NameTable
   if (schema == AcmeSchema::KALOS) {
     out += ",,";
   }
-  out += model::to_string(job.type);
+  out += model::acmetrace_name(job.type);
   out += ',';
   out += model::to_string(job.final_state);
   out += ',';

@@ -26,7 +26,7 @@ public:
   }
   void node_repaired(model::ClusterId cluster, std::uint32_t node) override {
     calls.push_back("repaired " + std::to_string(node));
-    nodes_.up(cluster, node);
+    nodes_.up(cluster, node, "repaired");
   }
   std::vector<std::string> calls;
 
@@ -171,13 +171,13 @@ TEST_CASE("core::node_availability: a node is back only when every reason to be 
   core::JobTable table = test::one_cluster(2);
   core::NodeAvailability nodes(table, io);
   model::ClusterId c{0};
-  nodes.down(c, 1); // its switch
-  nodes.down(c, 1); // and its own failure
+  nodes.down(c, 1, "switch"); // its switch
+  nodes.down(c, 1, "gpu");    // and its own failure
   CHECK(nodes.reasons(c, 1) == 2);
-  nodes.up(c, 1);
+  nodes.up(c, 1, "test");
   CHECK(nodes.is_down(c, 1));
   CHECK_FALSE(table.clusters[0].view.is_up(model::NodeId{1}));
-  nodes.up(c, 1);
+  nodes.up(c, 1, "test");
   CHECK_FALSE(nodes.is_down(c, 1));
   CHECK(table.clusters[0].view.is_up(model::NodeId{1}));
   CHECK(table.clusters[0].pending ==

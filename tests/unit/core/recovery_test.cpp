@@ -48,7 +48,7 @@ struct Bench {
     core::JobRuntime& job = test::run_job(table, test::pretrain_job(1, 2, 10000.0));
     job.checkpoint.enabled = true;
     timer.set_now(at_s);
-    nodes.down(model::ClusterId{0}, failed);
+    nodes.down(model::ClusterId{0}, failed, "test");
     recovery.on_failure(model::JobId{1}, job, category);
     return job;
   }

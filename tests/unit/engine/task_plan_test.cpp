@@ -114,7 +114,7 @@ workload: {kind: trace, path: unused.csv}
   // The node job ends with its slowest lane; the metric phases ran as CPU jobs after each lane.
   REQUIRE(std::stod(rows["decoupled"]["duration"]) == Approx(load_s + 60.0 + 120.0));
   REQUIRE(std::stod(rows["metric1"]["duration"]) == Approx(45.0));
-  REQUIRE(rows["metric1"]["type"] == "Evaluation");
+  REQUIRE(rows["metric1"]["type"] == "Eval");                         // AcmeTrace's spelling
   REQUIRE(result.end_time_s == Approx(load_s + 60.0 + 120.0 + 45.0)); // the second metric job
   // Both loads ran at once through different nodes: neither slowed the other.
   REQUIRE(result.storage_bytes_read.at(0) == Approx(2 * MODEL_BYTES));

@@ -47,7 +47,7 @@ std::unique_ptr<policies::EvalDispatch> make(const std::string& yaml) {
   static const policies::PolicyRegistries registries = policies::make_builtin_registries();
   config::Node root = config::load_yaml_text("dispatch: " + yaml, "t.yaml");
   return registries.eval_dispatches.create(config::parse_policy(root["dispatch"], "eval dispatch", "coupled"),
-                                           {1, "test"});
+                                           {1, "test", ""});
 }
 
 policies::PlannedTrial trial(std::uint32_t dataset, double lane_s, double metric_s = 1.0) {
@@ -281,14 +281,14 @@ TEST_CASE("policies::eval registry: both policies, documented; bad names and par
                Contains("t.yaml:1:18: dispatch.name: unknown eval dispatch policy \"coupld\"; expected one of: "
                         "coupled, decoupled (did you mean \"coupled\"?)"));
   REQUIRE_THAT(error_of([] { make("{name: decoupled, split_share: 2}"); }),
-               Contains("dispatch.split_share: expected a share of a lane's fair share of the work in (0, 1]"));
+               Contains("dispatch.split_share: expected a number in (0, 1], got \"2\""));
   REQUIRE_THAT(error_of([] { make("{name: decoupled, assign: snake}"); }),
-               Contains("dispatch.assign: unknown lane assignment \"snake\"; expected one of: round_robin, "
+               Contains("dispatch.assign: unknown assign \"snake\"; expected one of: round_robin, "
                         "least_loaded"));
   REQUIRE_THAT(error_of([] { make("{name: decoupled, metric_cpus: 0}"); }),
                Contains("dispatch.metric_cpus: expected a positive integer"));
   REQUIRE_THAT(error_of([] { make("{name: coupled, metric_cpus: 4}"); }), Contains("metric_cpus"));
   REQUIRE_THAT(error_of([] { make("{name: coupled, weight_memory_share: 0}"); }),
-               Contains("dispatch.weight_memory_share: expected a share of GPU memory in (0, 1]"));
+               Contains("dispatch.weight_memory_share: expected a number in (0, 1], got \"0\""));
   REQUIRE(make("{name: decoupled, batch_below: 1min, long_metric: 10min, assign: least_loaded}") != nullptr);
 }

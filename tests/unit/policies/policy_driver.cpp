@@ -62,11 +62,11 @@ config::PolicySpec spec_of(const char* family, const std::string& yaml) {
 } // namespace
 
 std::unique_ptr<policies::Scheduler> make_scheduler(const std::string& yaml) {
-  return registries().schedulers.create(spec_of("scheduler", yaml), {42, "test"});
+  return registries().schedulers.create(spec_of("scheduler", yaml), {42, "test", ""});
 }
 
 std::unique_ptr<policies::PlacementPolicy> make_placement(const std::string& yaml) {
-  return registries().placements.create(spec_of("placement", yaml), {42, "test"});
+  return registries().placements.create(spec_of("placement", yaml), {42, "test", ""});
 }
 
 std::vector<model::JobSpec> random_workload(std::uint64_t seed, std::size_t jobs, std::uint32_t nodes,

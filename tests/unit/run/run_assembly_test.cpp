@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/config/faults.hpp"
 #include "sim/run/run_assembly.hpp"
@@ -70,4 +71,66 @@ TEST_CASE("run::recorder_options: clusters, output switches and the fault config
   REQUIRE(ro.clusters[0].name == "seren");
   REQUIRE(ro.failure_categories == cfg.faults->failures.category_names());
   REQUIRE(ro.failure_categories.back() == config::SWITCH_FAILURE_CATEGORY);
+}
+
+namespace {
+
+/// The cells of one events.csv row (no quoted cells in these scenarios).
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> cells;
+  std::istringstream in(line);
+  for (std::string cell; std::getline(in, cell, ',');) {
+    cells.push_back(cell);
+  }
+  if (!line.empty() && line.back() == ',') {
+    cells.emplace_back();
+  }
+  return cells;
+}
+
+/// Rows of events.csv whose `event` column is `event`, as cells: time_s, cluster, job, event, nodes, detail.
+std::vector<std::vector<std::string>> rows_of(const std::string& csv, const std::string& event) {
+  std::vector<std::vector<std::string>> out;
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells = cells_of(line);
+    REQUIRE(cells.size() == 6);
+    if (cells[3] == event) {
+      out.push_back(std::move(cells));
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+// One engine per process: this test case builds exactly one run.
+TEST_CASE("run::make_run: events.csv traces every job's life and every node outage", "[run][events]") {
+  config::Config cfg = config::load_config(test::source_path("configs/test/faults_small.yaml"));
+  cfg.output.events = true;
+  const std::string out = temp_dir("events");
+  run::RunSetup setup;
+  setup.out_dir = out;
+  run::RunReport report = run::make_run(cfg, std::move(setup))->run();
+  std::string csv = read_file(out + "/events.csv");
+  REQUIRE(csv.rfind("time_s,cluster,job,event,nodes,detail\n", 0) == 0);
+  // Every job is submitted and ends exactly once; every attempt starts.
+  REQUIRE(rows_of(csv, "submit").size() == report.result.jobs_submitted);
+  REQUIRE(rows_of(csv, "end").size() == report.result.jobs_recorded);
+  REQUIRE(rows_of(csv, "start").size() >= report.result.jobs_submitted - report.result.jobs_rejected);
+  // The fault scenario fails a pretraining job through its node, which goes down at that instant with
+  // the same category, and comes back later.
+  auto fails = rows_of(csv, "fail");
+  REQUIRE_FALSE(fails.empty());
+  const auto& fail = fails.front();
+  REQUIRE_FALSE(fail[4].empty());
+  bool node_went_down = false;
+  for (const auto& down : rows_of(csv, "node_down")) {
+    node_went_down |= down[0] == fail[0] && down[4] == fail[4] && down[5] == fail[5];
+  }
+  REQUIRE(node_went_down);
+  REQUIRE_FALSE(rows_of(csv, "node_up").empty());
+  REQUIRE_FALSE(rows_of(csv, "checkpoint").empty());
+  REQUIRE_FALSE(rows_of(csv, "restore").empty()); // the failed job reads its checkpoint back
+  std::filesystem::remove_all(out);
 }

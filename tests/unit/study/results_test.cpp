@@ -160,4 +160,18 @@ TEST_CASE("study::plan: study.json reads back as written", "[study][plan]") {
   REQUIRE(same_study(plan, back));
   REQUIRE(back.shard == "2/5");
   REQUIRE(back.base_config == plan.base_config);
+  REQUIRE(back.labels.empty());
+  REQUIRE(plan_json_text(back).find("labels") == std::string::npos); // written only when the study has labels
+  REQUIRE(back.values == plan.values);
+  REQUIRE(back.values.size() == 2); // zip x, y in the study's order (points are sorted by id)
+  REQUIRE(back.values[1].key_path == "y");
+  REQUIRE(back.values[1].names == s.zips[0].axes[1].values);
+
+  auto labelled = parse_study_text(
+      "config: tiny.yaml\nzip: {x: [1, 2], y: [a, b]}\nlabels: {y: [small, \"big one\"]}\n", "l.yaml", CONFIG_DIR);
+  Plan with_labels = make_plan(labelled, expand_points(labelled), "");
+  write_plan(tmp.str(), with_labels);
+  Plan labels_back = read_plan(tmp.str());
+  REQUIRE(labels_back.labels == with_labels.labels);
+  REQUIRE(labels_back.labels.at(0).names == std::vector<std::string>{"small", "big one"});
 }

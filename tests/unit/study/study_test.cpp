@@ -91,6 +91,24 @@ TEST_CASE("study::load: bad study files fail with file:line:col, key and what is
   REQUIRE_THAT(error_of("config: [tiny.yaml\n"), Catch::Contains("study.yaml:") && Catch::Contains("malformed YAML"));
 }
 
+TEST_CASE("study::load: labels name the values of a varied key", "[study][parse]") {
+  auto s = parse_study_text("config: tiny.yaml\n"
+                            "grid: {policies.placement.name: [pack, first_fit]}\n"
+                            "zip: {a: [{name: quota, borrowing: true}, {name: fifo}], b: [1, 2]}\n"
+                            "labels: {a: [acme_like, fifo]}\n",
+                            "study.yaml", CONFIG_DIR);
+  REQUIRE(s.labels.size() == 1);
+  REQUIRE(s.labels[0].key_path == "a");
+  REQUIRE(s.labels[0].names == std::vector<std::string>{"acme_like", "fifo"});
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: {a: [1, 2]}\nlabels: {b: [x, y]}\n"),
+               Catch::Contains("study.yaml:3:") && Catch::Contains("labels.b: is not varied by grid or zip") &&
+                   Catch::Contains("expected one of: a"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: {a: [1, 2]}\nlabels: {a: [x]}\n"),
+               Catch::Contains("expected a list of 2 names, one per value of a"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: {a: [1, 2]}\nlabels: {a: [x, x]}\n"),
+               Catch::Contains("expected distinct, non-empty names"));
+}
+
 TEST_CASE("study::load: values keep their YAML meaning when passed to --set", "[study][parse]") {
   auto s = parse_study_text("config: tiny.yaml\ngrid:\n  a: ['{k: v}', \"pack\", 10min, {name: fifo}, [1, 2]]\n",
                             "s.yaml", CONFIG_DIR);

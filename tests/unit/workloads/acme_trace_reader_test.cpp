@@ -118,6 +118,25 @@ TEST_CASE("workloads::acme_trace_reader: a missing column is named", "[workloads
   std::remove(path.c_str());
 }
 
+TEST_CASE("workloads::acme_trace_reader: reads AcmeTrace's \"Eval\" and our older \"Evaluation\"; writes \"Eval\"",
+          "[workloads][acme]") {
+  std::string path = write_temp("eval.csv", std::string(HEADER) +
+                                                "1,u,1,1,4,Eval,COMPLETED,2023-03-01 00:00:00+08:00,,,10,,10\n"
+                                                "2,u,1,1,4,Evaluation,COMPLETED,2023-03-01 00:00:01+08:00,,,10,,10\n");
+  model::NameTable users;
+  workloads::AcmeTraceReader reader({.path = path, .users = &users});
+  auto first = reader.next();
+  auto second = reader.next();
+  REQUIRE((first && second));
+  REQUIRE(first->type == model::JobType::EVAL);
+  REQUIRE(second->type == model::JobType::EVAL);
+  REQUIRE_FALSE(reader.next().has_value());
+  std::string row;
+  workloads::AcmeRowWriter{}.append_row(*first, users, row);
+  REQUIRE_THAT(row, Contains(",Eval,COMPLETED,"));
+  std::remove(path.c_str());
+}
+
 TEST_CASE("workloads::make_workload: merges clusters, rebases times and numbers jobs densely", "[workloads]") {
   config::Config cfg = config::load_config(test::source_path("configs/test/tiny.yaml"));
   model::NameTable users;

@@ -1,0 +1,130 @@
+"""One self-contained HTML page of a run or a study: tables from summary.json (and results.json), the
+figures as inline SVG. No script, no external file: it opens offline and prints as it shows."""
+import html
+import os
+import tempfile
+from pathlib import Path
+
+from plot_lib import figures, report_tables, style, svg
+from plot_lib.report_tables import esc
+
+CSS = """
+body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 0 auto; max-width: 1180px;
+       padding: 1em 1.5em 3em; color: #1a1a1a; line-height: 1.4; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { border-bottom: 2px solid #ddd; padding-bottom: 0.2em;
+     margin-top: 2em; } h3 { margin-top: 1.5em; }
+p.lead { color: #444; margin-top: 0; }
+nav ul { columns: 3; padding-left: 1.2em; font-size: 0.92em; }
+table { border-collapse: collapse; margin: 0.8em 0 1.4em; font-size: 0.8em; }
+caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
+th, td { border: 1px solid #d8d8d8; padding: 0.25em 0.45em; }
+th { background: #f3f3f3; text-align: left; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+tbody tr:nth-child(even) { background: #fafafa; }
+.scroll { overflow-x: auto; }
+figure { margin: 1em 0 2em; } figure svg { height: auto; display: block; }
+figcaption { font-size: 0.88em; color: #444; margin-top: 0.3em; }
+.note { font-size: 0.88em; color: #555; }
+.blocks { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
+"""
+
+CAPTIONS = {
+    "queue_delay_cdf": "Queueing delay (start - submit) of GPU jobs per type: CDF(x) = share of jobs waiting at "
+                       "most x, on the paper's grid 2^0..2^15 s. Dashed black: the paper's curve for the same "
+                       "cluster and type where data/acme has one.",
+    "duration_cdf": "Job duration (end - first start) per type on the paper's grid 2^0..2^21 s; dashed: the "
+                    "paper's Fig. 4 curve.",
+    "jct_cdf": "Job completion time (end - submit) per type on the grid 2^0..2^21 s.",
+    "gpu_demand": "GPUs per job: share of GPU jobs and of GPU time (paper Fig. 3; dashed: the paper).",
+    "timeseries": "Every column of timeseries.csv (busy GPUs as a share of the cluster's GPUs); long runs are "
+                  "averaged into at most 1,500 bins.",
+    "failures": "Failures by category and the GPU hours lost, rolled back, stalled for checkpoints and spent "
+                "restoring after failures and preemptions (summary.json fault_tolerance).",
+    "metrics_by": "Markers: the mean over seeds; whiskers: the 95% Student t interval (results.json). "
+                  "The other axes, if any, are the series.",
+}
+SEED_NOTE = "Lines: the median over a point's seeds; bands: their range."
+
+
+def caption_for(name, source):
+    key = next((k for k in CAPTIONS if name.startswith(k)), None)
+    text = CAPTIONS.get(key, "")
+    multi_seed = any(len(s.runs) > 1 for s in source.settings)
+    if multi_seed and key in ("queue_delay_cdf", "duration_cdf", "jct_cdf", "gpu_demand", "timeseries"):
+        text += " " + SEED_NOTE
+    return text
+
+
+def figure_html(name, fig, source):
+    markup = svg.inline_svg(fig, file_name_id(name))
+    style.plt.close(fig)
+    return (f'<figure id="fig-{file_name_id(name)}">{markup}'
+            f"<figcaption>{esc(caption_for(name, source))}</figcaption></figure>")
+
+
+def file_name_id(name):
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
+
+
+def build_sections(source):
+    """(id, heading, html) in reading order."""
+    specs = figures.figure_specs(source)
+    drawn = {}
+    for name, section, build in specs:
+        fig = build()
+        if fig is not None:
+            drawn.setdefault(section, []).append(figure_html(name, fig, source))
+    sections = [("provenance", "What produced this", report_tables.table(
+        None, report_tables.provenance_rows(source), None, numeric_from=99))]
+    if source.kind == "study":
+        body = f'<div class="scroll">{report_tables.study_points_table(source)}</div>'
+        body += f'<div class="scroll">{report_tables.study_metric_tables(source)}</div>'
+        body += "".join(drawn.get("study", []))
+        sections.append(("study", "Metrics across the points", body))
+    for cluster in source.clusters():
+        body = f'<div class="scroll">{report_tables.cluster_overview(source, cluster)}</div>'
+        body += "".join(drawn.get(cluster, [])) or '<p class="note">No figure: no jobs.csv or timeseries.csv rows for this cluster.</p>'
+        if source.kind == "run":
+            run = source.settings[0].runs[0]
+            body += f'<h3>{esc(cluster)}: the summary in numbers</h3>'
+            body += report_tables.run_cluster_tables(run, cluster)
+        sections.append((f"cluster-{file_name_id(cluster)}", f"Cluster {cluster}", body))
+    failures = drawn.get("failures")
+    sections.append(("failures", "Failures, preemptions and GPU time lost",
+                     "".join(failures) if failures else '<p class="note">No failure, preemption or lost GPU time in any run.</p>'))
+    return sections
+
+
+def page(source, title):
+    sections = build_sections(source)
+    what = "study" if source.kind == "study" else "run"
+    settings = len(source.settings)
+    runs = sum(len(s.runs) for s in source.settings)
+    lead = (f"acme-sim {what} report: {settings} point(s), {runs} finished run(s)" if what == "study"
+            else "acme-sim run report")
+    toc = "".join(f'<li><a href="#{sid}">{esc(heading)}</a></li>' for sid, heading, _ in sections)
+    body = "".join(f'<section id="{sid}"><h2>{esc(heading)}</h2>{content}</section>' for sid, heading, content in sections)
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            f"<h1>{esc(title)}</h1>\n<p class=\"lead\">{esc(lead)}</p>\n<nav><ul>{toc}</ul></nav>\n{body}\n"
+            "</body>\n</html>\n")
+
+
+def write_atomically(path, text):
+    """Writes under a temporary name in the same folder, then renames: no half-written page."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_report(source, out_path, title=None):
+    write_atomically(out_path, page(source, title or html.unescape(source.name)))
