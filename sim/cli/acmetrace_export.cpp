@@ -9,8 +9,10 @@
 
 #include "sim/csv/csv_reader.hpp"
 #include "sim/metrics/atomic_file.hpp"
+#include "sim/model/cluster_name.hpp"
 #include "sim/model/error.hpp"
 #include "sim/model/job.hpp"
+#include "sim/model/limits.hpp"
 #include "sim/model/text_escape.hpp"
 #include "workloads/replay/acme_trace_reader.hpp"
 #include "workloads/synthetic/trace_rows.hpp"
@@ -63,7 +65,7 @@ public:
         ++result_.rejected;
         continue;
       }
-      append_row(sink(std::string(reader_.field(cluster_))));
+      append_row(sink(cluster_name()));
     }
     for (const auto& cluster : order_) {
       TraceSink& s = sinks_.at(cluster);
@@ -87,6 +89,19 @@ private:
       reader.fail_at(0, "is empty; expected a jobs.csv written by acme-sim run");
     }
     return reader;
+  }
+
+  /// The row's cluster: a cluster name (it becomes part of a file name), one of at most limits::MAX_CLUSTERS.
+  std::string cluster_name() const {
+    std::string name(reader_.field(cluster_));
+    if (std::string problem = model::cluster_name_problem(name); !problem.empty()) {
+      reader_.fail_column(cluster_, problem);
+    }
+    if (!sinks_.contains(name) && sinks_.size() >= model::limits::MAX_CLUSTERS) {
+      reader_.fail_column(cluster_, "expected at most " + std::to_string(model::limits::MAX_CLUSTERS) +
+                                        " clusters in a run, got a new one \"" + name + "\"");
+    }
+    return name;
   }
 
   TraceSink& sink(const std::string& cluster) {

@@ -13,6 +13,7 @@
 #include "sim/config/cluster_nodes.hpp"
 #include "sim/config/config.hpp"
 #include "sim/config/distribution_parse.hpp"
+#include "sim/model/cluster_name.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
 
@@ -70,20 +71,11 @@ ClusterKind parse_kind(const Node& node) {
 }
 
 /// A cluster's name: it names the cluster in every output and `gen`'s trace files, so it is printable text
-/// without a path separator.
+/// without a path separator (model::cluster_name_problem).
 std::string parse_cluster_name(const Node& node) {
-  constexpr std::size_t MAX_NAME_CHARS = 64;
   std::string name = node.as_string();
-  if (name.empty()) {
-    node.fail("expected a cluster name such as \"seren\", got an empty name");
-  }
-  if (name.size() > MAX_NAME_CHARS) {
-    node.fail("expected a cluster name of at most 64 characters, got " + std::to_string(name.size()));
-  }
-  for (char c : name) {
-    if (static_cast<unsigned char>(c) < ' ' || c == '\x7f' || c == '/' || c == '\\') {
-      node.fail("expected a cluster name without control characters, '/' or '\\', got \"" + name + "\"");
-    }
+  if (std::string problem = model::cluster_name_problem(name); !problem.empty()) {
+    node.fail(problem);
   }
   return name;
 }
