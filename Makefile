@@ -29,7 +29,8 @@ test-asan: deps
 	cmake --build --preset asan
 	ctest --preset asan
 
-# Fuzzes every reader of user input (config with --set, units, the four trace formats, check's baseline)
+# Fuzzes every reader of user input (config with --set, units, the four trace formats, the failure trace,
+# check's baseline)
 # with libFuzzer, ASan and UBSan (clang 14), FUZZ_SECONDS each (default 60); FUZZ_JOBS=2 runs two at once.
 # Findings land in build/fuzz/findings/; not part of `make test`.
 FUZZ_SECONDS ?= 60
