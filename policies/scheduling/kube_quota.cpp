@@ -32,6 +32,7 @@ Step KubeQuotaScheduler::decide(const model::JobEntry& entry, PassKind kind, std
   }
   Admission admit = admission(job);
   if (admit == Admission::BLOCKED) {
+    hold(quota_wait());
     return Step::WAITING;
   }
   if (auto where = place_unless_known_unfit(entry)) {

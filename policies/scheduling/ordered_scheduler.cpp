@@ -94,6 +94,7 @@ Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, 
   }
   Admission admit = admission(job);
   if (admit == Admission::BLOCKED) {
+    hold(quota_wait());
     return Step::SKIPPED;
   }
   auto not_now = [&] { return admit == Admission::OWNED && try_preempt(entry, out) ? Step::PREEMPTED : Step::WAITING; };

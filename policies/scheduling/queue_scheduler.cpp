@@ -19,6 +19,9 @@ std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Ev
   changes.overrun = running_.extend_overruns(now_s_);
   std::erase_if(preempting_, [&](const auto& p) { return now_s_ - p.second > PREEMPTION_WAIT_LIMIT_S; });
   std::vector<model::Decision> out;
+  for (model::JobId id : changes.arrived) {
+    note_wait(id, model::WaitReason::PRIORITY, out); // until a pass examines it
+  }
   free_.begin_round(cluster);
   schedule_gpus(cluster, changes, out);
   start_cpu_jobs(cluster, out);
@@ -104,15 +107,19 @@ void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<mo
       return;
     }
     if (no_room() && !may_preempt()) {
+      if (queued_entry(cluster, key->job) != nullptr) {
+        note_wait(key->job, model::WaitReason::RESOURCES, out); // the first in line waits for GPUs
+      }
       last_end_ = PassEnd::NO_FREE_GPUS;
       return;
     }
     Step step = Step::SKIPPED;
     if (const model::JobEntry* entry = queued_entry(cluster, key->job); entry == nullptr) {
       queue.drop(key->job);
+      noted_.erase(key->job);
     } else {
       ++examined;
-      step = decide(*entry, PassKind::FULL, out);
+      step = examine(*entry, PassKind::FULL, out);
     }
     if (!head_ && (step == Step::WAITING || step == Step::BLOCKED)) {
       head_ = key->job;
@@ -145,7 +152,7 @@ bool QueueScheduler::arrivals_pass(const model::ClusterView& cluster, const Roun
     if (entry == nullptr) {
       continue;
     }
-    Step step = decide(*entry, PassKind::ARRIVALS, out);
+    Step step = examine(*entry, PassKind::ARRIVALS, out);
     if (step == Step::BLOCKED || step == Step::PREEMPTED) {
       last_end_ = PassEnd::STOPPED;
       return true;
@@ -160,6 +167,37 @@ bool QueueScheduler::arrivals_behind_head(const model::ClusterView& cluster, con
   }
   std::optional<QueueKey> head_key = gpu_queue().find(*head_);
   return head_key && (arrivals.empty() || !(arrivals.front() < *head_key));
+}
+
+Step QueueScheduler::examine(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) {
+  held_for_.reset();
+  Step step = decide(entry, kind, out);
+  switch (step) {
+  case Step::WAITING:
+  case Step::BLOCKED:
+    note_wait(entry.spec.id, held_for_.value_or(model::WaitReason::RESOURCES), out);
+    break;
+  case Step::PREEMPTED:
+    note_wait(entry.spec.id, model::WaitReason::PREEMPTION, out);
+    break;
+  case Step::SKIPPED:
+    if (held_for_) {
+      note_wait(entry.spec.id, *held_for_, out);
+    }
+    break;
+  case Step::STARTED:
+    break;
+  }
+  return step;
+}
+
+void QueueScheduler::note_wait(model::JobId job, model::WaitReason reason, std::vector<model::Decision>& out) {
+  auto [it, added] = noted_.try_emplace(job, reason);
+  if (!added && it->second == reason) {
+    return;
+  }
+  it->second = reason;
+  out.emplace_back(model::NoteWait{job, reason});
 }
 
 void QueueScheduler::enqueue(const model::JobEntry& entry) {
@@ -210,6 +248,7 @@ bool QueueScheduler::reject_if_never_admitted(const model::JobSpec& job, std::ve
     return false;
   }
   gpu_queue().drop(job.id);
+  noted_.erase(job.id);
   out.emplace_back(model::RejectJob{job.id, model::RejectReason::BY_POLICY});
   return true;
 }
@@ -271,6 +310,7 @@ void QueueScheduler::start(const model::JobEntry& entry, model::Placement placem
   job.placement = placement;
   running_.add(job);
   gpu_queue().drop(job.id);
+  noted_.erase(job.id);
   if (quota_) {
     quota_->on_start(job);
   }

@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "policies/estimators/runtime_estimator.hpp"
@@ -60,6 +61,7 @@ struct QueueSchedulerConfig {
   std::uint32_t depth = NO_LIMIT;   ///< jobs a full pass examines at most (the policy's queue_depth)
   EstimatorParams estimator;        ///< runtime estimates (reservations, shortest-first keys)
   std::optional<QuotaParams> quota; ///< GPU quotas: admission, rejection of jobs they never admit, reclaim
+  model::WaitReason quota_wait = model::WaitReason::QUOTA; ///< what a job the quotas hold back waits for
 };
 
 /// The skeleton of every queue-based scheduler. It turns events into queue changes, serves CPU jobs
@@ -111,6 +113,13 @@ protected:
   virtual void on_job_started(const RunningJob& job);
   virtual void on_job_stopped(const RunningJob& job, model::EndCause cause);
 
+  /// The reason the job decide() is deciding for waits, when it is not the skeleton's default
+  /// (WAITING, BLOCKED: Resources; PREEMPTED: Preemption; SKIPPED: none).
+  void hold(model::WaitReason reason) { held_for_ = reason; }
+  /// What a job the quotas hold back waits for (QueueSchedulerConfig::quota_wait).
+  model::WaitReason quota_wait() const { return config_.quota_wait; }
+  /// Notes `reason` for a queued job unless it is already its noted reason.
+  void note_wait(model::JobId job, model::WaitReason reason, std::vector<model::Decision>& out);
   /// Starts a queued GPU job: takes its GPUs from free_, remembers it as running, emits StartJob.
   void start(const model::JobEntry& entry, model::Placement placement, std::vector<model::Decision>& out);
   /// Rejects a job the quotas could never admit, even on an empty cluster (true); false otherwise.
@@ -159,6 +168,8 @@ private:
   bool serve_claimant(const model::ClusterView& cluster, std::vector<model::Decision>& out);
   bool may_preempt() const { return preempting_.empty() && !claimant_ && preemption_possible(); }
   void start_cpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  /// decide() for one queued job, then its wait reason noted.
+  Step examine(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out);
 
   QueueSchedulerConfig config_;
   std::optional<QuotaBook> quota_;
@@ -171,6 +182,8 @@ private:
   std::uint32_t min_unfit_ = NO_LIMIT;         ///< smallest whole-GPU size that did not fit in this pass
   std::uint32_t min_unpreemptable_ = NO_LIMIT; ///< smallest size no preemption helped in this pass
   double now_s_ = 0.0;
+  std::optional<model::WaitReason> held_for_;                 ///< set by hold() during one decide()
+  std::unordered_map<model::JobId, model::WaitReason> noted_; ///< queued GPU jobs' last noted reason
 };
 
 } // namespace acme::policies

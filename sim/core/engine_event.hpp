@@ -84,7 +84,14 @@ struct TracedFailure {
   std::uint32_t category = 0; ///< index into failures.categories
 };
 
-using EngineEvent = std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed,
-                                 TransferDone, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired, TracedFailure>;
+/// A time a cluster's scheduler asked for (CallMeLater) has come.
+struct PolicyWakeup {
+  model::ClusterId cluster{};
+  double time_s = 0.0;
+};
+
+using EngineEvent =
+    std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed, TransferDone, NodeFailed,
+                 NodeRepaired, LeafFailed, LeafRepaired, TracedFailure, PolicyWakeup>;
 
 } // namespace acme::core

@@ -78,6 +78,7 @@ private:
   void on(const LeafFailed& e);
   void on(const LeafRepaired& e);
   void on(const TracedFailure& e);
+  void on(const PolicyWakeup& e);
   void take_submissions(double now_s);
   void run_schedulers();
   void check_invariants() const;
