@@ -53,7 +53,7 @@ run() { # TARGET
   mkdir -p "$build/findings/$1"
   "$build/tests/fuzz/acme_fuzz_$1" "$build/corpus/$1" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/findings/$1/" >"$build/logs/$1.log" 2>&1 || true
-  done_line=$(grep -E '^#[0-9]+ .*cov: ' "$build/logs/$1.log" | tail -1)
+  done_line=$(grep -E '^#[0-9]+[[:space:]].*cov: ' "$build/logs/$1.log" | tail -1)
   execs=$(grep -E 'stat::number_of_executed_units' "$build/logs/$1.log" | awk '{print $2}')
   rate=$(grep -E 'stat::average_exec_per_sec' "$build/logs/$1.log" | awk '{print $2}')
   found=$(find "$build/findings/$1" -type f | wc -l)
