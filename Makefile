@@ -1,5 +1,5 @@
 # Entry points for people: `make run` and `make test` work on a fresh Debian 12 machine.
-.PHONY: all deps build release run test test-asan validate bench format lint clean
+.PHONY: all deps build release run test test-asan fuzz validate bench format lint clean
 
 all: build
 
@@ -28,6 +28,17 @@ test-asan: deps
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan
 	ctest --preset asan
+
+# Fuzzes every reader of user input (config with --set, units, the four trace formats, the failure trace,
+# check's baseline)
+# with libFuzzer, ASan and UBSan (clang 14), FUZZ_SECONDS each (default 60); FUZZ_JOBS=2 runs two at once.
+# Findings land in build/fuzz/findings/; not part of `make test`.
+FUZZ_SECONDS ?= 60
+fuzz:
+	./tools/install_deps.sh fuzz
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz
+	./tools/fuzz/run_fuzzers.sh $(FUZZ_SECONDS)
 
 # Fidelity checks against the paper (CTest label `validate`).
 validate: deps

@@ -17,7 +17,8 @@ std::string describe_count_bounds(std::uint32_t low, std::uint32_t high) {
   if (high == std::numeric_limits<std::uint32_t>::max()) {
     return low == 1 ? "a positive integer" : "an integer >= " + std::to_string(low);
   }
-  return "an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]";
+  return low == 1 ? "a positive integer of at most " + std::to_string(high)
+                  : "an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]";
 }
 
 void expect_within(const config::Node& value, double v, const Bounds& bounds, bool duration) {

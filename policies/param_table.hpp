@@ -25,6 +25,7 @@
 #include "sim/config/distribution_parse.hpp"
 #include "sim/config/node.hpp"
 #include "sim/config/units.hpp"
+#include "sim/model/limits.hpp"
 
 namespace acme::policies {
 
@@ -142,10 +143,10 @@ std::string describe_count_bounds(std::uint32_t low, std::uint32_t high);
 /// Fails on `value` unless `bounds` contain `v`: "expected <what> in ..., got "text"".
 void expect_within(const config::Node& value, double v, const Bounds& bounds, bool duration);
 
-/// A count in [low, high] (default: positive).
+/// A count in [low, high] (default: 1 to limits::MAX_COUNT, the bound of every count README "Bounds" names).
 template <class P>
 Param<P> count_param(std::string key, std::uint32_t P::*field, std::string doc, std::uint32_t low = 1,
-                     std::uint32_t high = std::numeric_limits<std::uint32_t>::max()) {
+                     std::uint32_t high = model::limits::MAX_COUNT) {
   return {std::move(key), std::move(doc),
           [field, low, high](const config::Node& v, P& p) {
             std::int64_t n = v.as_int();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/model/limits.hpp"
+
 namespace acme::policies {
 
 const ParamTable<FixedIntervalParams>& FixedIntervalParams::table() {
@@ -10,7 +12,9 @@ const ParamTable<FixedIntervalParams>& FixedIntervalParams::table() {
       Param<FixedIntervalParams>{"interval", "computation between checkpoints, e.g. 30min (required)",
                                  [](const config::Node& v, FixedIntervalParams& p) {
                                    p.interval_s = v.as_duration_s();
-                                   expect_within(v, p.interval_s, Bounds::positive(), true);
+                                   // A shorter interval would checkpoint without end (1us once never finished).
+                                   expect_within(v, p.interval_s, Bounds{model::limits::MIN_CHECKPOINT_INTERVAL_S},
+                                                 true);
                                  },
                                  [](const FixedIntervalParams&) {
                                    return std::string("(required)");
@@ -23,8 +27,9 @@ const ParamTable<FixedIntervalParams>& FixedIntervalParams::table() {
 }
 
 const ParamTable<OptimalIntervalParams>& OptimalIntervalParams::table() {
-  static const ParamTable<OptimalIntervalParams> t{duration_param(
-      "min_interval", &OptimalIntervalParams::min_interval_s, "lower bound on the interval", Bounds::positive())};
+  static const ParamTable<OptimalIntervalParams> t{
+      duration_param("min_interval", &OptimalIntervalParams::min_interval_s, "lower bound on the interval",
+                     Bounds{model::limits::MIN_CHECKPOINT_INTERVAL_S})};
   return t;
 }
 

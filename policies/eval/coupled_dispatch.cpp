@@ -21,7 +21,7 @@ std::vector<model::JobSpec> CoupledDispatch::dispatch(const EvalRequest& request
     plan->prologue = {plan_step(K::STORAGE_READ, 0.0, bytes), plan_step(K::CPU, dataset.preprocess_s),
                       plan_step(K::GPU, inference_s), plan_step(K::GPU_IDLE, dataset.metric_s)};
     plan->gpus_per_lane = gpus;
-    model::JobSpec job = eval_job_base(request);
+    model::JobSpec job = eval_job_base(request, sizing);
     job.name = request.name + "-" + dataset.name;
     job.dataset = dataset.index;
     job.gpus = gpus;

@@ -48,7 +48,7 @@ std::vector<std::vector<PlannedTrial>> TrialCoordinator::plan_lanes(const EvalRe
 
 model::JobSpec TrialCoordinator::metric_job(const EvalRequest& request, const TrialPart& part) const {
   const EvalDataset& dataset = request.datasets.at(part.dataset);
-  model::JobSpec job = eval_job_base(request);
+  model::JobSpec job = eval_job_base(request, params_.sizing);
   job.name = request.name + "-metric-" + dataset.name;
   if (part.shards > 1) {
     job.name += "." + std::to_string(part.shard);
@@ -109,7 +109,7 @@ std::vector<model::JobSpec> TrialCoordinator::dispatch(const EvalRequest& reques
     if (plan->lanes.empty()) {
       break; // lanes fill in order: no later node has work either
     }
-    model::JobSpec job = eval_job_base(request);
+    model::JobSpec job = eval_job_base(request, params_.sizing);
     job.name = request.name + "-node" + std::to_string(jobs.size());
     job.gpus = static_cast<std::uint32_t>(plan->lanes.size()) * gpus;
     job.nodes = 1;

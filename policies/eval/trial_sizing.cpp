@@ -25,6 +25,11 @@ double TrialSizing::model_bytes(const EvalRequest& request) const {
   return params_of(request) * bytes_per_param;
 }
 
+bool TrialSizing::fits(const EvalRequest& request) const {
+  double per_gpu = weight_memory_share * request.cluster.gpu_memory_bytes;
+  return model_bytes(request) <= per_gpu * std::max(1u, request.cluster.gpus_per_node);
+}
+
 std::uint32_t TrialSizing::gpus_per_trial(const EvalRequest& request) const {
   double per_gpu = weight_memory_share * request.cluster.gpu_memory_bytes;
   std::uint32_t node = std::max(1u, request.cluster.gpus_per_node);
@@ -39,8 +44,11 @@ double TrialSizing::inference_s(const EvalDataset& dataset, const EvalRequest& r
   return dataset.inference_s * (params_of(request) / REFERENCE_MODEL_PARAMS) / std::max(1u, gpus);
 }
 
-model::JobSpec eval_job_base(const EvalRequest& request) {
+model::JobSpec eval_job_base(const EvalRequest& request, const TrialSizing& sizing) {
   model::JobSpec job;
+  if (!sizing.fits(request)) {
+    job.unfit = model::RejectReason::MODEL_TOO_LARGE; // a trial holds at most one node's GPUs
+  }
   job.cluster = request.cluster.id;
   job.user = request.user;
   job.type = model::JobType::EVAL;

@@ -33,14 +33,17 @@ struct TrialSizing {
   /// Parameters of the request's model (7B when unknown).
   static double params_of(const EvalRequest& request);
   double model_bytes(const EvalRequest& request) const;
+  /// Whether the weights fit the GPUs of one node (a trial holds at most a node).
+  bool fits(const EvalRequest& request) const;
   /// GPUs one trial needs to hold the weights: a power of two, at most a node.
   std::uint32_t gpus_per_trial(const EvalRequest& request) const;
   /// GPU inference time of `dataset` for the request's model on `gpus` GPUs.
   double inference_s(const EvalDataset& dataset, const EvalRequest& request, std::uint32_t gpus) const;
 };
 
-/// The JobSpec fields every evaluation job of `request` shares: cluster, user, type, batch, model.
-model::JobSpec eval_job_base(const EvalRequest& request);
+/// The JobSpec fields every evaluation job of `request` shares: cluster, user, type, batch, model; when the
+/// model does not fit a node's GPUs (`sizing`), the job is marked to be rejected (MODEL_TOO_LARGE).
+model::JobSpec eval_job_base(const EvalRequest& request, const TrialSizing& sizing);
 /// A step of a task plan: `seconds` of a timed phase, or `bytes` to move.
 model::TaskStep plan_step(model::TaskStep::Kind kind, double seconds, double bytes = 0.0);
 /// Seconds one node's storage path needs for `bytes` alone (0 when the path's speed is unknown).

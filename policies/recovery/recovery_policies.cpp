@@ -14,12 +14,16 @@ constexpr int DAYS_PER_WEEK = 7;
 
 /// Working hours lie inside one day; the error names the key that was given.
 void check_working_hours(const config::Node& node, const ManualRecoveryParams& p) {
+  if (p.work_start_s >= DAY_S && node.is_map() && node["work_start"].is_defined()) {
+    node["work_start"].fail("expected a time of day before 24h, such as \"9h\"");
+  }
   if (p.work_end_s > p.work_start_s && p.work_end_s <= DAY_S) {
     return;
   }
   const char* key = node.is_map() && !node["work_end"].is_defined() ? "work_start" : "work_end";
-  node.is_map() ? node[key].fail("expected work_start < work_end <= 24h")
-                : node.fail("expected work_start < work_end <= 24h");
+  std::string what = "expected work_start < work_end <= 24h, got work_start " + number_text(p.work_start_s) +
+                     " s and work_end " + number_text(p.work_end_s) + " s";
+  node.is_map() ? node[key].fail(what) : node.fail(what);
 }
 
 bool is_off_day(int weekday, bool weekends_off) {

@@ -42,6 +42,8 @@ const ParamTable<LasParams>& LasParams::table() {
       number_param("starvation_knob", &LasParams::starvation_knob,
                    "a queued job waiting this many times its counted run time returns to queue 0 (0: never)"),
       flag_param("preemption", &LasParams::preemption, "a job that does not fit preempts running jobs of lower queues"),
+      duration_param("min_run", &LasParams::min_run_s,
+                     "a running job is preempted only after it ran this long since it started"),
       queue_depth_param(&LasParams::queue_depth)};
   return t;
 }
@@ -160,7 +162,9 @@ std::vector<model::JobId> LasScheduler::plan_preemption(const model::JobEntry& e
   std::vector<model::JobId> candidates;
   for (std::size_t l = by_level_.size(); l-- > level + 1;) {
     for (auto r = by_level_[l].rbegin(); r != by_level_[l].rend(); ++r) {
-      candidates.push_back(r->second);
+      if (r->first + params_.min_run_s <= now_s()) { // started (r->first) at least min_run ago
+        candidates.push_back(r->second);
+      }
     }
   }
   return candidates.empty() ? candidates : plan_victims(entry.spec.gpus, free_, running_, candidates);

@@ -21,11 +21,17 @@ inline constexpr double TIRESIAS_THRESHOLD_GPU_S = 3250.0;
 /// many times the run time its service counts (Tiresias' STARVELIMIT/PROMOTE_KNOB; its simulator sweeps
 /// values from 0.5 to 1000, run_sim.py `solve_starvation`).
 inline constexpr double DEFAULT_STARVATION_KNOB = 8.0;
+/// A running job is preempted only after it ran this long since it started: a preemption costs a
+/// checkpoint and a restore (minutes), and a job demoted and preempted again before it computes would
+/// never finish (low thresholds made 262 short jobs run for months). Assumption: ten minutes, a few
+/// times the restore costs of acme-sim's defaults, like the time quanta of GPU time-slicing schedulers.
+inline constexpr double DEFAULT_MIN_RUN_S = 600.0;
 
 /// Tiresias-style discretised two-dimensional least-attained-service (Gu et al., NSDI'19).
 struct LasParams {
   std::vector<double> thresholds_gpu_s = {TIRESIAS_THRESHOLD_GPU_S};
   double starvation_knob = DEFAULT_STARVATION_KNOB; ///< 0 disables promotion
+  double min_run_s = DEFAULT_MIN_RUN_S;             ///< a job runs this long before it can be preempted
   bool preemption = true;
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
 

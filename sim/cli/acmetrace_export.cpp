@@ -9,8 +9,11 @@
 
 #include "sim/csv/csv_reader.hpp"
 #include "sim/metrics/atomic_file.hpp"
+#include "sim/model/cluster_name.hpp"
 #include "sim/model/error.hpp"
 #include "sim/model/job.hpp"
+#include "sim/model/limits.hpp"
+#include "sim/model/text_escape.hpp"
 #include "workloads/replay/acme_trace_reader.hpp"
 #include "workloads/synthetic/trace_rows.hpp"
 
@@ -33,22 +36,6 @@ std::vector<std::string> schema_columns(workloads::AcmeSchema schema) {
     }
   }
   return names;
-}
-
-/// A field as CSV: quoted when it holds a delimiter, a quote or a line break (RFC 4180).
-void append_field(std::string& out, std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out += text;
-    return;
-  }
-  out += '"';
-  for (char c : text) {
-    out += c;
-    if (c == '"') {
-      out += '"';
-    }
-  }
-  out += '"';
 }
 
 /// One cluster's trace while it is being written.
@@ -78,7 +65,7 @@ public:
         ++result_.rejected;
         continue;
       }
-      append_row(sink(std::string(reader_.field(cluster_))));
+      append_row(sink(cluster_name()));
     }
     for (const auto& cluster : order_) {
       TraceSink& s = sinks_.at(cluster);
@@ -102,6 +89,19 @@ private:
       reader.fail_at(0, "is empty; expected a jobs.csv written by acme-sim run");
     }
     return reader;
+  }
+
+  /// The row's cluster: a cluster name (it becomes part of a file name), one of at most limits::MAX_CLUSTERS.
+  std::string cluster_name() const {
+    std::string name(reader_.field(cluster_));
+    if (std::string problem = model::cluster_name_problem(name); !problem.empty()) {
+      reader_.fail_column(cluster_, problem);
+    }
+    if (!sinks_.contains(name) && sinks_.size() >= model::limits::MAX_CLUSTERS) {
+      reader_.fail_column(cluster_, "expected at most " + std::to_string(model::limits::MAX_CLUSTERS) +
+                                        " clusters in a run, got a new one \"" + name + "\"");
+    }
+    return name;
   }
 
   TraceSink& sink(const std::string& cluster) {
@@ -144,7 +144,7 @@ private:
       if (i == s.type_at) {
         s.buffer += model::acmetrace_name(*type);
       } else if (s.source[i]) {
-        append_field(s.buffer, reader_.field(*s.source[i]));
+        model::append_csv_field(s.buffer, reader_.field(*s.source[i]));
       }
     }
     s.buffer += '\n';

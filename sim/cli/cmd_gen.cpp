@@ -102,12 +102,7 @@ void open_trace(TraceOut& out, const std::string& path) {
   if (!parent.empty()) {
     std::filesystem::create_directories(parent, ec);
   }
-  try {
-    out.file = std::make_unique<metrics::AtomicFile>(path);
-  } catch (const std::runtime_error& e) {
-    throw ConfigError(Location{"acme-sim gen", 0, 0}, "",
-                      "-o: cannot write \"" + path + "\" (" + e.what() + "); expected a writable path");
-  }
+  out.file = std::make_unique<metrics::AtomicFile>(path); // a ConfigError naming the path when it cannot be written
   out.buffer = out.rows_format.header();
 }
 

@@ -51,7 +51,12 @@ int cmd_merge(std::vector<std::string> argv) {
   study::write_results(*out, input);
   auto counts = study::count_statuses(input);
   for (const auto& point : merged.plan.points) {
-    if (merged.records.count(point.id) == 0) {
+    if (merged.records.count(point.id) != 0) {
+      continue;
+    }
+    if (auto damaged = merged.damaged.find(point.id); damaged != merged.damaged.end()) {
+      std::fprintf(stderr, "point %s is damaged (missing): %s\n", point.id.c_str(), damaged->second.c_str());
+    } else {
       std::fprintf(stderr, "point %s is in no input folder (missing)\n", point.id.c_str());
     }
   }

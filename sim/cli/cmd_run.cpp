@@ -1,10 +1,14 @@
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress_line.hpp"
+#include "sim/cli/run_guard.hpp"
+#include "sim/metrics/output_set.hpp"
 #include "sim/run/run_assembly.hpp"
 #include <unistd.h>
 
@@ -26,6 +30,8 @@ options:
   --seed N                the run's random seed (same config and seed: same bytes out)
   --quiet                 no progress line and no summary on the terminal
   --check-invariants      re-verify resource accounting after every simulated instant (slow)
+  --max-time DURATION     stop (exit 2, nothing written) when the run takes longer, e.g. 10min
+  --max-memory SIZE       stop (exit 2, nothing written) when the run's resident memory passes SIZE, e.g. 4GiB
 )";
 
 struct RunOptions {
@@ -34,6 +40,8 @@ struct RunOptions {
   std::vector<config::Override> overrides;
   bool quiet = false;
   bool check_invariants = false;
+  std::optional<std::string> max_time;
+  std::optional<std::string> max_memory;
 };
 
 RunOptions parse_run_args(std::vector<std::string> argv) {
@@ -41,6 +49,8 @@ RunOptions parse_run_args(std::vector<std::string> argv) {
   RunOptions o;
   o.quiet = args.flag("--quiet", "-q");
   o.check_invariants = args.flag("--check-invariants");
+  o.max_time = args.value("--max-time");
+  o.max_memory = args.value("--max-memory");
   if (auto out = args.value("--output", "-o")) {
     o.out_dir = *out;
   }
@@ -48,7 +58,8 @@ RunOptions parse_run_args(std::vector<std::string> argv) {
     o.overrides.push_back(config::parse_override(s));
   }
   if (auto seed = args.value("--seed")) {
-    o.overrides.push_back({"seed", std::to_string(parse_u64(args, "--seed", *seed))});
+    o.overrides.push_back(
+        {"seed", std::to_string(parse_u64(args, "--seed", *seed)), Location{"--seed " + *seed, 0, 0}});
   }
   auto positionals = args.positionals(1);
   if (!positionals.empty()) {
@@ -56,6 +67,25 @@ RunOptions parse_run_args(std::vector<std::string> argv) {
   }
   return o;
 }
+
+/// Blocks SIGINT, SIGTERM and SIGHUP for its lifetime; one that arrives meanwhile is delivered at its end.
+class DeferredStopSignals {
+public:
+  DeferredStopSignals() {
+    sigset_t stop;
+    sigemptyset(&stop);
+    for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+      sigaddset(&stop, signal_number);
+    }
+    ::sigprocmask(SIG_BLOCK, &stop, &previous_);
+  }
+  ~DeferredStopSignals() { ::sigprocmask(SIG_SETMASK, &previous_, nullptr); }
+  DeferredStopSignals(const DeferredStopSignals&) = delete;
+  DeferredStopSignals& operator=(const DeferredStopSignals&) = delete;
+
+private:
+  sigset_t previous_{};
+};
 
 void print_banner(const engine::PlatformSummary& p) {
   std::printf("platform:");
@@ -83,11 +113,22 @@ int cmd_run(std::vector<std::string> argv) {
                                                       std::filesystem::current_path().string(), o.overrides)
                            : config::load_config(o.config_path, o.overrides);
   ProgressLine progress(!o.quiet && ::isatty(STDERR_FILENO) != 0);
+  RunGuard guard(o.max_time, o.max_memory);
   run::RunSetup setup;
   setup.out_dir = o.out_dir;
   setup.simulation.check_invariants = o.check_invariants;
-  setup.simulation.on_progress = [&progress](const engine::Progress& p) { progress.update(p); };
-  auto assembled = run::make_run(cfg, std::move(setup));
+  setup.simulation.on_progress = [&progress, &guard](const engine::Progress& p) {
+    guard.check(p);
+    progress.update(p);
+  };
+  // A stopped run leaves the output folder as it was. Stop signals wait while the run is assembled (SimGrid
+  // installs a SIGINT handler of its own then); ours go in after, and a signal that came meanwhile reaches them.
+  std::unique_ptr<run::AssembledRun> assembled;
+  {
+    DeferredStopSignals deferred;
+    assembled = run::make_run(cfg, std::move(setup));
+    metrics::OutputSet::remove_staging_on_signal();
+  }
   if (!o.quiet) {
     print_banner(assembled->platform_summary());
   }
@@ -97,10 +138,12 @@ int cmd_run(std::vector<std::string> argv) {
   double wall = report.wall_s;
   if (!o.quiet) {
     std::string shown = o.out_dir.ends_with('/') ? o.out_dir : o.out_dir + "/";
-    std::printf("simulated %llu jobs (%llu rejected) over %.1f days in %.2f s (%.0f jobs/s); results in %s\n",
+    std::printf("simulated %llu jobs (%llu rejected) over %.1f days in %.2f s (%.0f jobs/s); results in %s (%s, "
+                "seed %llu)\n",
                 static_cast<unsigned long long>(result.jobs_submitted),
                 static_cast<unsigned long long>(result.jobs_rejected), result.end_time_s / 86400.0, wall,
-                wall > 0 ? static_cast<double>(result.jobs_submitted) / wall : 0.0, shown.c_str());
+                wall > 0 ? static_cast<double>(result.jobs_submitted) / wall : 0.0, shown.c_str(), cfg.file.c_str(),
+                static_cast<unsigned long long>(cfg.seed));
   }
   return 0;
 }

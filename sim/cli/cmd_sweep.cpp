@@ -197,9 +197,16 @@ int cmd_sweep(std::vector<std::string> argv) {
   if (o.out_dir.empty()) {
     o.out_dir = (fs::path("out") / s.name).string();
   }
-  // A bad base config or fixed override is the study's fault (exit 2), not every point's.
+  // A bad base config, fixed override or axis value is the study's fault (exit 2, located at the study's
+  // line), not a point's: every setting's config is loaded once here. Errors only a run finds (a policy
+  // parameter, a trace row) fail their points, which then name the study's line too.
   config::load_config(s.base_config, s.fixed);
   auto points = study::expand_points(s);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (i == 0 || points[i].group_id != points[i - 1].group_id) {
+      config::load_config(s.base_config, points[i].overrides);
+    }
+  }
   if (o.emit_slurm) {
     return emit_slurm(o, s, points.size());
   }

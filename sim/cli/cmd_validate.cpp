@@ -1,5 +1,6 @@
 // `acme-sim validate SUBJECT`: fidelity checks. The checks, their scenarios and reference numbers are in
 // validate/<subject>/; this file parses the arguments and dispatches.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -54,7 +55,7 @@ const std::map<std::string, Subject>& subjects() {
 }
 
 void print_help() {
-  std::printf("usage: acme-sim validate SUBJECT [options]\n\nsubjects:\n");
+  std::printf("usage: acme-sim validate [SUBJECT] [options]\n\nWithout SUBJECT, every subject in turn.\n\nsubjects:\n");
   for (const auto& [name, subject] : subjects()) {
     std::printf("  %-12s %s\n", name.c_str(), subject.summary.c_str());
   }
@@ -81,35 +82,58 @@ const Subject& find_subject(const std::string& name) {
   return it->second;
 }
 
-} // namespace
-
-int cmd_validate(std::vector<std::string> args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    print_help();
-    return args.empty() ? 2 : 0;
-  }
-  const Subject& subject = find_subject(args[0]);
+/// Runs `subject` with its own arguments in a work folder of its own (kept under --work-dir DIR).
+int run_subject(const std::string& name, const Subject& subject, std::vector<std::string> args, bool nested) {
   validate::ValidationContext ctx;
   ctx.self_exe = self_exe();
   std::vector<std::string> rest;
   bool keep = false;
-  for (std::size_t i = 1; i < args.size(); ++i) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--work-dir" && i + 1 < args.size()) {
-      ctx.work_dir = args[++i];
+      ctx.work_dir = nested ? (std::filesystem::path(args[i + 1]) / name).string() : args[i + 1];
+      ++i;
       keep = true;
     } else {
       rest.push_back(args[i]);
     }
   }
   if (ctx.work_dir.empty()) {
-    ctx.work_dir = (std::filesystem::temp_directory_path() / ("acme-validate-" + std::to_string(::getpid()))).string();
+    ctx.work_dir =
+        (std::filesystem::temp_directory_path() / ("acme-validate-" + name + "-" + std::to_string(::getpid())))
+            .string();
   }
-  std::filesystem::create_directories(ctx.work_dir);
+  std::error_code ec;
+  std::filesystem::create_directories(ctx.work_dir, ec);
+  if (ec) {
+    throw ConfigError(Location{"acme-sim validate", 0, 0}, "",
+                      "--work-dir: cannot create \"" + ctx.work_dir + "\" (" + ec.message() +
+                          "); expected a writable folder");
+  }
   int rc = subject.run(ctx, std::move(rest));
   if (!keep) {
-    std::filesystem::remove_all(ctx.work_dir);
+    std::filesystem::remove_all(ctx.work_dir, ec);
   }
   return rc;
+}
+
+} // namespace
+
+int cmd_validate(std::vector<std::string> args) {
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    print_help();
+    return 0;
+  }
+  if (args.empty() || args[0].starts_with("-")) {
+    // No subject: every subject in turn; the exit code is the worst (1: a check failed).
+    int worst = 0;
+    for (const auto& [name, subject] : subjects()) {
+      std::printf("== validate %s\n", name.c_str());
+      std::fflush(stdout);
+      worst = std::max(worst, run_subject(name, subject, args, true));
+    }
+    return worst;
+  }
+  return run_subject(args[0], find_subject(args[0]), {args.begin() + 1, args.end()}, false);
 }
 
 } // namespace acme::cli

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -37,7 +39,9 @@ global options (any command):
                  policy, study, workload; default warn. ACME_LOG=SPEC does the same (--log wins).
 
 Run `acme-sim <command> --help` for a command's options.
-Exit codes: 0 ok, 1 check failed, 2 bad input (config, trace, command line).
+Exit codes: 0 ok, 1 check failed (check, validate, a failed sweep point), 2 bad input (config, trace,
+command line, an output folder that cannot be written; one located line on stderr), 3 an internal error
+(a bug in acme-sim: please report it with the command line).
 )";
 
 int dispatch(const std::string& command, std::vector<std::string> rest) {
@@ -126,6 +130,21 @@ int main(int argc, char** argv) {
   } catch (const acme::InternalError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return EXIT_INTERNAL;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // The machine refused a file operation (a full disk, a file where a folder is expected): the input
+    // (a path on the command line or in a config) cannot be used as given.
+    std::string path = e.path1().empty() ? "acme-sim " + command : e.path1().string();
+    std::fprintf(stderr, "%s\n",
+                 acme::ConfigError(acme::Location{path, 0, 0}, "",
+                                   "cannot use this path (" + e.code().message() + "); expected a writable folder")
+                     .what());
+    return EXIT_BAD_INPUT;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "acme-sim %s: out of memory; expected a run that fits this machine (README.md, Bounds; "
+                 "--max-memory stops a run cleanly)\n",
+                 command.c_str());
+    return EXIT_BAD_INPUT;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "acme-sim %s: error: %s\n", command.c_str(), e.what());
     return EXIT_INTERNAL;

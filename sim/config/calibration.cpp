@@ -265,13 +265,16 @@ Calibration load_calibration(const Node& section, const std::string& base_dir) {
   if (!section.is_defined()) {
     return default_calibration();
   }
-  section.expect_map();
-  Node path = section["path"];
-  if (!path.is_defined()) {
-    return parse_calibration(section, "inline");
-  }
-  if (section.size() != 1) {
-    section.fail("expected either {path: FILE} or an inline calibration, not both");
+  // `calibration: FILE` or `calibration: {path: FILE}` name a file; a mapping without `path` is inline.
+  Node path = section.is_scalar() ? section : section["path"];
+  if (!section.is_scalar()) {
+    section.expect_map();
+    if (!path.is_defined()) {
+      return parse_calibration(section, "inline");
+    }
+    if (section.size() != 1) {
+      section.fail("expected either {path: FILE} or an inline calibration, not both");
+    }
   }
   std::filesystem::path file(path.as_string());
   if (file.is_relative() && !base_dir.empty()) {

@@ -7,12 +7,12 @@
 #include <charconv>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
 
 #include "sim/csv/csv_reader.hpp"
+#include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::config {
@@ -36,31 +36,6 @@ std::string resolve_beside_config(const Node& node) {
   return (base / path).lexically_normal().string();
 }
 
-/// A platform file read line by line (no end-of-line characters), with 1-based line numbers.
-struct TextLines {
-  std::ifstream in;
-  std::string path;
-  std::string line;
-  int line_no = 0;
-
-  TextLines(const Node& where, std::string file, const char* expected) : in(file), path(std::move(file)) {
-    if (!in) {
-      where.fail("cannot open \"" + path + "\": " + std::strerror(errno) + "; expected " + expected);
-    }
-  }
-  bool next() {
-    if (!std::getline(in, line)) {
-      return false;
-    }
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') {
-      line.pop_back();
-    }
-    return true;
-  }
-  [[noreturn]] void fail(const std::string& what) const { throw ConfigError(Location{path, line_no, 0}, "", what); }
-};
-
 constexpr const char* NODE_LIST_SCHEMA = "sn,cpu_milli,memory_mib,gpu,model";
 
 /// GPUs of each node of a node list (Alibaba cluster-trace-gpu-v2023 `sn,cpu_milli,memory_mib,gpu,model`;
@@ -68,7 +43,7 @@ constexpr const char* NODE_LIST_SCHEMA = "sn,cpu_milli,memory_mib,gpu,model";
 std::vector<std::uint32_t> read_node_list(const Node& where, const std::string& path) {
   csv::LineReader file = csv::LineReader::from_file(path);
   if (!file.is_open()) {
-    where.fail("cannot open \"" + path + "\": " + std::strerror(file.open_error()) + "; expected a node list such as " +
+    where.fail("cannot open \"" + path + "\": " + file.open_problem() + "; expected a node list such as " +
                NODE_LIST_SCHEMA);
   }
   csv::CsvReader in(std::move(file));
@@ -83,8 +58,9 @@ std::vector<std::uint32_t> read_node_list(const Node& where, const std::string& 
   while (in.next()) {
     std::string_view text = in.field(gpu);
     auto count = csv::parse_number<std::uint32_t>(text);
-    if (!count) {
-      in.fail_column(gpu, "expected a non-negative integer, got \"" + std::string(text) + "\"");
+    if (!count || *count > model::limits::MAX_GPUS_PER_NODE) {
+      in.fail_column(gpu, "expected an integer in [0, " + std::to_string(model::limits::MAX_GPUS_PER_NODE) +
+                              "], got \"" + std::string(text) + "\"");
     }
     std::string name(in.field(sn));
     if (name.empty()) {
@@ -93,6 +69,10 @@ std::vector<std::uint32_t> read_node_list(const Node& where, const std::string& 
     if (auto [it, inserted] = seen.emplace(name, in.line()); !inserted) {
       in.fail_column(sn, "node \"" + name + "\" is listed twice (first on line " + std::to_string(it->second) +
                              "); expected unique node names");
+    }
+    if (gpus.size() == model::limits::MAX_NODES_PER_CLUSTER) {
+      in.fail("more than " + std::to_string(model::limits::MAX_NODES_PER_CLUSTER) +
+              " nodes; expected at most that many per cluster");
     }
     gpus.push_back(*count);
   }
@@ -107,9 +87,14 @@ std::vector<std::uint32_t> read_node_list(const Node& where, const std::string& 
 class SwfPlatformHeader {
 public:
   SwfPlatformHeader(const Node& where, const std::string& path) : path_(path) {
-    TextLines lines(where, path, "an SWF log whose header gives MaxNodes and MaxProcs");
-    while (lines.next()) {
-      std::string_view text = trim(lines.line);
+    csv::LineReader lines = csv::LineReader::from_file(path);
+    if (!lines.is_open()) {
+      where.fail("cannot open \"" + path + "\": " + lines.open_problem() +
+                 "; expected an SWF log whose header gives MaxNodes and MaxProcs");
+    }
+    std::string_view line;
+    while (lines.next(line)) {
+      std::string_view text = trim(line);
       if (text.empty()) {
         continue;
       }
@@ -119,7 +104,7 @@ public:
       std::size_t colon = text.find(':');
       std::string key(colon == std::string_view::npos ? std::string_view{} : trim(text.substr(1, colon - 1)));
       if (key == "MaxNodes" || key == "MaxProcs") {
-        fields_[key] = {std::string(trim(text.substr(colon + 1))), lines.line_no};
+        fields_[key] = {std::string(trim(text.substr(colon + 1))), static_cast<int>(lines.line_number())};
       }
     }
   }
@@ -184,15 +169,17 @@ void parse_hpc_nodes(const Node& node, ClusterConfig& c) {
       node.fail("missing key \"nodes\"; expected the number of nodes, or nodes_from: an SWF log whose header "
                 "gives MaxNodes and MaxProcs");
     }
-    c.nodes = nodes.as_count();
-    c.gpus_per_node = node.get_or("processors_per_node", DEFAULT_PROCESSORS_PER_NODE, &Node::as_count);
+    c.nodes = nodes.as_count_upto(model::limits::MAX_NODES_PER_CLUSTER);
+    c.gpus_per_node =
+        ppn.is_defined() ? ppn.as_count_upto(model::limits::MAX_GPUS_PER_NODE) : DEFAULT_PROCESSORS_PER_NODE;
     return;
   }
   c.nodes_from = resolve_beside_config(from);
   SwfPlatformHeader header(from, c.nodes_from);
-  c.gpus_per_node = ppn.is_defined() ? ppn.as_count() : header_processors_per_node(header);
+  c.gpus_per_node =
+      ppn.is_defined() ? ppn.as_count_upto(model::limits::MAX_GPUS_PER_NODE) : header_processors_per_node(header);
   if (nodes.is_defined()) {
-    c.nodes = nodes.as_count();
+    c.nodes = nodes.as_count_upto(model::limits::MAX_NODES_PER_CLUSTER);
   } else if (auto max_nodes = header.count("MaxNodes")) {
     c.nodes = *max_nodes;
   } else if (auto max_procs = header.count("MaxProcs")) {
@@ -201,6 +188,12 @@ void parse_hpc_nodes(const Node& node, ClusterConfig& c) {
     from.fail("the SWF header of \"" + c.nodes_from +
               "\" has neither MaxNodes nor MaxProcs; expected \"; MaxNodes: "
               "N\" and \"; MaxProcs: P\" lines, or nodes: and processors_per_node: in the config");
+  }
+  if (c.nodes > model::limits::MAX_NODES_PER_CLUSTER || c.gpus_per_node > model::limits::MAX_GPUS_PER_NODE) {
+    from.fail("the SWF header of \"" + c.nodes_from + "\" gives " + std::to_string(c.nodes) + " nodes of " +
+              std::to_string(c.gpus_per_node) + " processors; expected at most " +
+              std::to_string(model::limits::MAX_NODES_PER_CLUSTER) + " nodes of at most " +
+              std::to_string(model::limits::MAX_GPUS_PER_NODE) + " (or nodes: and processors_per_node: in the config)");
   }
 }
 
@@ -215,8 +208,9 @@ void parse_gpu_nodes(const Node& node, ClusterConfig& c) {
     if (!nodes.is_defined()) {
       node.fail("missing key \"nodes\"; expected the number of nodes (or nodes_from: a node list)");
     }
-    c.nodes = nodes.as_count();
-    c.gpus_per_node = node.get_or("gpus_per_node", DEFAULT_GPUS_PER_NODE, &Node::as_count);
+    c.nodes = nodes.as_count_upto(model::limits::MAX_NODES_PER_CLUSTER);
+    Node gpus = node["gpus_per_node"];
+    c.gpus_per_node = gpus.is_defined() ? gpus.as_count_upto(model::limits::MAX_GPUS_PER_NODE) : DEFAULT_GPUS_PER_NODE;
     return;
   }
   for (const char* key : {"nodes", "gpus_per_node"}) {

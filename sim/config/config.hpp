@@ -81,6 +81,7 @@ struct InterconnectConfig {
 
 struct OutputConfig {
   double timeseries_interval_s = 0.0;
+  Location timeseries_interval_where; ///< of `output.timeseries_interval` (or `output`), for the row bound
   bool jobs_csv = true;
   bool events = false; ///< write events.csv (every submit, start, end, failure, checkpoint, node event)
 };
@@ -106,8 +107,15 @@ struct Config {
 
 /// One `--set key.path=value` override, applied to the YAML before validation.
 struct Override {
+  Override() = default;
+  Override(std::string key, std::string text, Location given_at = {})
+      : key_path(std::move(key))
+      , value(std::move(text))
+      , where(std::move(given_at)) {}
+
   std::string key_path;
   std::string value;
+  Location where; ///< where it was given, for errors in its value; empty: "--set key.path=value"
 };
 
 /// Loads, applies overrides, validates. Throws ConfigError (exit code 2 in the CLI).
@@ -120,7 +128,10 @@ Config load_config_text(const std::string& text, const std::string& name, const 
 Override parse_override(const std::string& argument);
 
 // Internal steps, exposed for tests.
-void apply_override(YAML::Node& root, const Override& override_value);
+/// Puts the override's value into `root` and returns it (the node errors below it are located at).
+YAML::Node apply_override(YAML::Node& root, const Override& override_value);
+/// Where errors in the override's value are reported: its `where`, or "--set key.path=value".
+Location override_location(const Override& override_value);
 ClusterConfig parse_cluster(const Node& node, const Node& defaults);
 PolicySpec parse_policy(const Node& node, const char* family, const char* default_name);
 

@@ -26,6 +26,7 @@ inline constexpr const char* SWITCH_FAILURE_CATEGORY = "switch";
 /// lists them (JobRecord::failures, the recorder's columns, recovery notices): the node categories in
 /// order, then SWITCH_FAILURE_CATEGORY.
 struct FailureConfig {
+  Location where; ///< of the `failures` section, for errors found during the run
   bool enabled = false;
   std::vector<FailureCategoryConfig> categories;
   double leaf_rate_per_switch_day = 0.0;
@@ -72,6 +73,7 @@ struct RecoveryConfig {
   PolicySpec policy; ///< manual | automatic
   std::vector<model::JobType> applies_to{model::JobType::PRETRAIN};
   std::uint32_t spare_nodes = 0; ///< per cluster, held back for restarts (a repaired node refills)
+  Location spare_nodes_where;    ///< of `recovery.spare_nodes`, for errors found with the clusters
   bool applies(model::JobType type) const;
 };
 

@@ -6,6 +6,7 @@
 #include "sim/config/config.hpp"
 #include "sim/config/faults.hpp"
 #include "sim/log/log.hpp"
+#include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::config {
@@ -23,14 +24,17 @@ constexpr double DEFAULT_TIMESERIES_INTERVAL_S = model::SECONDS_PER_HOUR;
 OutputConfig parse_output(const Node& node) {
   OutputConfig out;
   out.timeseries_interval_s = DEFAULT_TIMESERIES_INTERVAL_S;
+  out.timeseries_interval_where = node.location(); // the default's: the file (the section is absent)
   if (!node.is_defined()) {
     return out;
   }
   node.expect_keys({"timeseries_interval", "jobs_csv", "events"});
   out.timeseries_interval_s = node.get_or("timeseries_interval", out.timeseries_interval_s, &Node::as_duration_s);
-  if (out.timeseries_interval_s <= 0.0) {
-    node["timeseries_interval"].fail("expected a positive duration such as \"1h\"");
+  if (out.timeseries_interval_s < model::limits::MIN_TIMESERIES_INTERVAL_S) {
+    node["timeseries_interval"].fail("expected a duration of at least 1s such as \"1h\", got \"" +
+                                     node["timeseries_interval"].as_string() + "\"");
   }
+  out.timeseries_interval_where = node["timeseries_interval"].location();
   out.jobs_csv = node.get_or("jobs_csv", out.jobs_csv, &Node::as_bool);
   out.events = node.get_or("events", out.events, &Node::as_bool);
   return out;
@@ -55,6 +59,10 @@ std::vector<ClusterConfig> parse_clusters(const Node& root) {
   if (!list.is_sequence() || list.size() == 0) {
     list.fail("expected a non-empty list of clusters");
   }
+  if (list.size() > model::limits::MAX_CLUSTERS) {
+    list.fail("expected at most " + std::to_string(model::limits::MAX_CLUSTERS) + " clusters, got " +
+              std::to_string(list.size()));
+  }
   Node defaults = root["policies"];
   if (defaults.is_defined()) {
     defaults.expect_keys({"scheduler", "placement"});
@@ -71,6 +79,18 @@ std::vector<ClusterConfig> parse_clusters(const Node& root) {
   return clusters;
 }
 
+/// Spare nodes are held back on every cluster: each must keep at least one node for jobs.
+void check_spares(const Config& cfg) {
+  std::uint32_t spares = cfg.faults->recovery.spare_nodes;
+  for (const auto& c : cfg.clusters) {
+    if (spares >= c.nodes) {
+      throw ConfigError(cfg.faults->recovery.spare_nodes_where, "recovery.spare_nodes",
+                        std::to_string(spares) + " spares would hold back every node of cluster \"" + c.name + "\" (" +
+                            std::to_string(c.nodes) + " nodes); expected fewer spares than nodes");
+    }
+  }
+}
+
 Config parse_root(const Node& root, const std::string& file, const std::string& base_dir) {
   if (!root.is_map()) {
     root.fail("expected a mapping at the top of the config");
@@ -80,48 +100,34 @@ Config parse_root(const Node& root, const std::string& file, const std::string& 
   cfg.file = file;
   cfg.base_dir = base_dir;
   cfg.root = root;
-  Node seed = root["seed"];
-  if (seed.is_defined()) {
-    std::int64_t value = seed.as_int();
-    if (value < 0) {
-      seed.fail("expected a non-negative integer, got " + std::to_string(value));
-    }
-    cfg.seed = static_cast<std::uint64_t>(value);
+  if (Node seed = root["seed"]; seed.is_defined()) {
+    cfg.seed = seed.as_u64();
   }
   cfg.clusters = parse_clusters(root);
   cfg.interconnect = parse_interconnect(root["interconnect"]);
   cfg.output = parse_output(root["output"]);
   cfg.workload = root["workload"];
   cfg.faults = std::make_shared<FaultConfig>(parse_fault_config(root));
+  check_spares(cfg);
   return cfg;
 }
 
-/// Reports errors in overridden values against the command-line argument, not the file.
-Config parse_with_overrides(Node root, const std::string& file, const std::string& base_dir,
+/// Applies the overrides, then validates. An error in an overridden value (or below it) names the
+/// override (`--set key=value`, or the study's line), not the file: the nodes carry where they came from.
+Config parse_with_overrides(const Node& root, const std::string& file, const std::string& base_dir,
                             const std::vector<Override>& overrides) {
   spdlog::logger& log = log::get(log::Category::CONFIG);
   log.debug("loading {} (relative paths from \"{}\")", file, base_dir);
   YAML::Node tree = root.yaml();
+  auto roots = std::make_shared<OverrideRoots>();
   for (const auto& o : overrides) {
     log.debug("override {}={}", o.key_path, o.value);
-    apply_override(tree, o);
+    roots->push_back({apply_override(tree, o), override_location(o)});
   }
-  try {
-    Config cfg = parse_root(root, file, base_dir);
-    log.debug("{}: {} cluster(s), seed {}, jobs.csv {}, events.csv {}", file, cfg.clusters.size(), cfg.seed,
-              cfg.output.jobs_csv ? "on" : "off", cfg.output.events ? "on" : "off");
-    return cfg;
-  } catch (const ConfigError& e) {
-    for (const auto& o : overrides) {
-      const std::string& key = e.get_key_path();
-      if (key == o.key_path || key.rfind(o.key_path + ".", 0) == 0 || key.rfind(o.key_path + "[", 0) == 0) {
-        std::string message = e.what();
-        std::string prefix = format_located(e.get_location(), key, "");
-        throw ConfigError(Location{"--set " + o.key_path + "=" + o.value, 0, 0}, key, message.substr(prefix.size()));
-      }
-    }
-    throw;
-  }
+  Config cfg = parse_root(root.with_overrides(std::move(roots)), file, base_dir);
+  log.debug("{}: {} cluster(s), seed {}, jobs.csv {}, events.csv {}", file, cfg.clusters.size(), cfg.seed,
+            cfg.output.jobs_csv ? "on" : "off", cfg.output.events ? "on" : "off");
+  return cfg;
 }
 
 } // namespace

@@ -1,10 +1,16 @@
 #include "sim/config/node.hpp"
 
+#include <yaml-cpp/depthguard.h>
+
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <limits>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "sim/config/units.hpp"
 
@@ -18,6 +24,12 @@ std::string child_path(const std::string& parent, std::string_view key) {
 ConfigError yaml_error(const YAML::Exception& e, const std::string& file) {
   // yaml-cpp marks are 0-based; messages are 1-based (STYLE C4).
   Location where{file, e.mark.is_null() ? 0 : e.mark.line + 1, e.mark.is_null() ? 0 : e.mark.column + 1};
+  if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e)) {
+    // yaml-cpp's depth guard reports "bad file": say what it is.
+    return ConfigError(where, "",
+                       "malformed YAML: nested deeper than " + std::to_string(deep->depth()) +
+                           " levels; expected a document nested a few dozen levels at most");
+  }
   return ConfigError(where, "", "malformed YAML: " + e.msg);
 }
 
@@ -35,8 +47,41 @@ Node& Node::operator=(const Node& other) {
     file_ = other.file_;
     path_ = other.path_;
     parent_location_ = other.parent_location_;
+    overrides_ = other.overrides_;
+    origin_ = other.origin_;
   }
   return *this;
+}
+
+Node Node::with_overrides(std::shared_ptr<const OverrideRoots> overrides) const {
+  Node out = *this;
+  out.overrides_ = std::move(overrides);
+  out.origin_ = out.override_location(out.node_);
+  return out;
+}
+
+std::optional<Location> Node::override_location(const YAML::Node& yaml) const {
+  if (!overrides_ || !yaml.IsDefined()) {
+    return std::nullopt;
+  }
+  for (const auto& root : *overrides_) {
+    if (root.value.is(yaml)) {
+      return root.where;
+    }
+  }
+  return std::nullopt;
+}
+
+Node Node::child(const YAML::Node& yaml, std::string path) const {
+  // A missing key yields a yaml-cpp "zombie" that throws on most uses: replace it by an undefined node.
+  YAML::Node safe = yaml.IsDefined() ? yaml : YAML::Node(YAML::NodeType::Undefined);
+  Node out(safe, file_, std::move(path), location());
+  out.overrides_ = overrides_;
+  out.origin_ = override_location(safe);
+  if (!out.origin_) {
+    out.origin_ = origin_;
+  }
+  return out;
 }
 
 Node& Node::operator=(Node&& other) {
@@ -49,6 +94,9 @@ const std::string& Node::file() const {
 }
 
 Location Node::location() const {
+  if (origin_) {
+    return *origin_;
+  }
   if (node_.IsDefined() && !node_.IsNull() && !node_.Mark().is_null()) {
     return Location{file(), node_.Mark().line + 1, node_.Mark().column + 1};
   }
@@ -60,16 +108,12 @@ Location Node::location() const {
 
 Node Node::operator[](std::string_view key) const {
   std::string k(key);
-  // A missing key yields a yaml-cpp "zombie" that throws on most uses: replace it by an undefined node.
-  YAML::Node child = is_map() ? node_[k] : YAML::Node(YAML::NodeType::Undefined);
-  YAML::Node safe = child.IsDefined() ? child : YAML::Node(YAML::NodeType::Undefined);
-  return Node(safe, file_, child_path(path_, key), location());
+  return child(is_map() ? node_[k] : YAML::Node(YAML::NodeType::Undefined), child_path(path_, key));
 }
 
 Node Node::at(std::size_t index) const {
-  YAML::Node child = is_sequence() ? node_[index] : YAML::Node(YAML::NodeType::Undefined);
-  YAML::Node safe = child.IsDefined() ? child : YAML::Node(YAML::NodeType::Undefined);
-  return Node(safe, file_, path_ + "[" + std::to_string(index) + "]", location());
+  return child(is_sequence() && index < node_.size() ? node_[index] : YAML::Node(YAML::NodeType::Undefined),
+               path_ + "[" + std::to_string(index) + "]");
 }
 
 std::vector<std::string> Node::keys() const {
@@ -78,7 +122,7 @@ std::vector<std::string> Node::keys() const {
     return out;
   }
   for (const auto& kv : node_) {
-    out.push_back(kv.first.as<std::string>());
+    out.push_back(kv.first.Scalar()); // keys are scalars: check_document refused others
   }
   return out;
 }
@@ -92,7 +136,7 @@ void Node::expect_map() const {
 void Node::expect_keys(const std::vector<std::string>& accepted) const {
   expect_map();
   for (const auto& kv : node_) {
-    auto key = kv.first.as<std::string>();
+    const std::string& key = kv.first.Scalar();
     bool known = false;
     for (const auto& a : accepted) {
       known = known || a == key;
@@ -100,7 +144,9 @@ void Node::expect_keys(const std::vector<std::string>& accepted) const {
     if (known) {
       continue;
     }
-    Location where{file(), kv.first.Mark().line + 1, kv.first.Mark().column + 1};
+    Location where = origin_ ? *origin_
+                             : override_location(kv.second).value_or(
+                                   Location{file(), kv.first.Mark().line + 1, kv.first.Mark().column + 1});
     std::string msg = "unknown key \"" + key + "\"; expected one of: " + join(accepted);
     if (auto hint = did_you_mean(key, accepted); !hint.empty()) {
       msg += " (did you mean \"" + hint + "\"?)";
@@ -148,13 +194,32 @@ std::int64_t Node::as_int() const {
   return value;
 }
 
-std::uint32_t Node::as_count() const {
+std::uint64_t Node::as_u64() const {
+  std::string text = scalar_text();
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    fail("expected an integer in [0, 18446744073709551615], got \"" + text + "\"");
+  }
+  return value;
+}
+
+std::uint32_t Node::as_count_upto(std::uint32_t max) const {
   std::string text = scalar_text();
   std::int64_t value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value <= 0 ||
-      value > std::numeric_limits<std::uint32_t>::max()) {
-    fail("expected a positive integer, got \"" + text + "\"");
+  if (ec != std::errc() || end != text.data() + text.size() || value <= 0 || value > std::int64_t{max}) {
+    fail("expected a positive integer of at most " + std::to_string(max) + ", got \"" + text + "\"");
+  }
+  return static_cast<std::uint32_t>(value);
+}
+
+std::uint32_t Node::as_count_or_zero(std::uint32_t max) const {
+  std::string text = scalar_text();
+  std::int64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > std::int64_t{max}) {
+    fail("expected an integer in [0, " + std::to_string(max) + "], got \"" + text + "\"");
   }
   return static_cast<std::uint32_t>(value);
 }
@@ -165,6 +230,14 @@ double Node::as_double() const {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
     fail("expected a number, got \"" + text + "\"");
+  }
+  return value;
+}
+
+double Node::as_double_in(double lo, double hi, const std::string& what) const {
+  double value = as_double();
+  if (!(value >= lo && value <= hi)) {
+    fail("expected " + what + ", got \"" + scalar_text() + "\"");
   }
   return value;
 }
@@ -197,7 +270,11 @@ double Node::as_bytes() const {
   return parse_positive_quantity(*this, scalar_text(), parse_bytes, false);
 }
 double Node::as_bandwidth_Bps() const {
-  return parse_positive_quantity(*this, scalar_text(), parse_bandwidth_Bps, false);
+  double value = parse_positive_quantity(*this, scalar_text(), parse_bandwidth_Bps, false);
+  if (value < model::limits::MIN_BANDWIDTH_BPS) {
+    fail("expected a bandwidth of at least 1kBps, got \"" + scalar_text() + "\"");
+  }
+  return value;
 }
 double Node::as_duration_s() const {
   return parse_positive_quantity(*this, scalar_text(), parse_duration_s, true);
@@ -214,23 +291,116 @@ double Node::as_utc_offset_s() const {
   return q.value;
 }
 
-Node load_yaml_text(const std::string& text, const std::string& name) {
+namespace {
+
+constexpr std::uintmax_t MAX_INPUT_BYTES = std::uintmax_t{64} << 20; // a config or JSON input: 64 MiB
+
+/// Walks a freshly parsed document, each mapping and list once (an alias's target only the first time):
+/// keys must be plain values and unique within their mapping; with `json`, aliases are errors.
+class DocumentCheck {
+public:
+  DocumentCheck(std::string file, bool json) : file_(std::move(file)), json_(json) {}
+
+  void walk(const YAML::Node& node) {
+    if (!node.IsMap() && !node.IsSequence()) {
+      return;
+    }
+    if (!seen_.insert(node.Mark().pos).second) {
+      if (json_) {
+        fail(node.Mark(), "an alias (*name) repeats an earlier value; expected plain JSON");
+      }
+      return;
+    }
+    if (node.IsSequence()) {
+      for (const auto& item : node) {
+        walk(item);
+      }
+      return;
+    }
+    std::unordered_map<std::string, int> keys;
+    for (const auto& kv : node) {
+      check_key(kv.first, keys);
+      walk(kv.second);
+    }
+  }
+
+private:
+  void check_key(const YAML::Node& key, std::unordered_map<std::string, int>& keys) const {
+    if (!key.IsScalar()) {
+      fail(key.Mark(), std::string("expected a plain key, got ") + (key.IsMap()        ? "a mapping"
+                                                                    : key.IsSequence() ? "a list"
+                                                                                       : "an empty key"));
+    }
+    auto [it, fresh] = keys.emplace(key.Scalar(), key.Mark().line + 1);
+    if (!fresh) {
+      fail(key.Mark(), "key \"" + key.Scalar() + "\" is given twice in this mapping (first on line " +
+                           std::to_string(it->second) + "); expected each key once");
+    }
+  }
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
+    throw ConfigError(Location{file_, mark.line + 1, mark.column + 1}, "", what);
+  }
+
+  std::string file_;
+  bool json_;
+  std::unordered_set<int> seen_;
+};
+
+Node parse_document(const std::string& text, const std::string& name, bool json) {
   auto file = std::make_shared<const std::string>(name);
+  YAML::Node root;
   try {
-    return Node(YAML::Load(text), file, "");
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw yaml_error(e, name);
   }
+  DocumentCheck(name, json).walk(root);
+  return Node(root, file, "");
 }
 
-Node load_yaml_file(const std::string& path) {
-  std::ifstream in(path);
+} // namespace
+
+Node load_yaml_text(const std::string& text, const std::string& name) {
+  return parse_document(text, name, false);
+}
+
+Node load_json_text(const std::string& text, const std::string& name) {
+  return parse_document(text, name, true);
+}
+
+std::string read_input_file(const std::string& path, const std::string& expected) {
+  auto fail = [&](const std::string& why) {
+    throw ConfigError(Location{path, 0, 0}, "", "cannot read: " + why + "; expected " + expected);
+  };
+  std::error_code ec;
+  auto status = std::filesystem::status(path, ec);
+  if (ec) {
+    fail(ec.message());
+  }
+  if (std::filesystem::is_directory(status)) {
+    fail("it is a folder");
+  }
+  if (!std::filesystem::is_regular_file(status)) {
+    fail("it is not a regular file");
+  }
+  if (std::filesystem::file_size(path, ec) > MAX_INPUT_BYTES) {
+    fail("larger than 64 MiB");
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw ConfigError(Location{path, 0, 0}, "", "cannot open file; expected a readable YAML file");
+    fail(std::strerror(errno));
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return load_yaml_text(buffer.str(), path);
+  if (in.bad()) {
+    fail(std::strerror(errno));
+  }
+  return buffer.str();
+}
+
+Node load_yaml_file(const std::string& path) {
+  return load_yaml_text(read_input_file(path, "a readable YAML file"), path);
 }
 
 } // namespace acme::config

@@ -5,13 +5,23 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sim/model/error.hpp"
+#include "sim/model/limits.hpp"
 
 namespace acme::config {
+
+/// A value a `--set key=value` (or a study's grid) put into the document, and where it was given: errors in
+/// it or below it are located there, not in the config file.
+struct OverrideRoot {
+  YAML::Node value;
+  Location where; ///< "--set key=value", or the study file's line
+};
+using OverrideRoots = std::vector<OverrideRoot>;
 
 /// A YAML node together with where it came from (file, line, column) and its key path, so that every
 /// typed read can fail with "file:line:col: key.path: what is wrong; expected ...".
@@ -19,6 +29,9 @@ class Node {
 public:
   Node() = default;
   Node(YAML::Node node, std::shared_ptr<const std::string> file, std::string path, Location parent_location = {});
+  /// This document with `overrides` marked: a node that is (or lies below) one of their values is located
+  /// at the override's `where`.
+  Node with_overrides(std::shared_ptr<const OverrideRoots> overrides) const;
   Node(const Node&) = default;
   Node(Node&&) = default;
   /// Rebinds (YAML::Node's own assignment would overwrite the referenced node's content).
@@ -49,16 +62,25 @@ public:
   void expect_map() const;
 
   [[noreturn]] void fail(const std::string& what) const;
+  /// Whether this node is, or lies below, a value given by an override.
+  bool is_overridden() const { return origin_.has_value(); }
 
   std::string as_string() const;
   bool as_bool() const;
   std::int64_t as_int() const;
-  /// A strictly positive integer (counts: nodes, GPUs).
-  std::uint32_t as_count() const;
+  std::uint64_t as_u64() const; ///< 0 .. 2^64-1 (seeds)
+  /// A strictly positive integer of at most `max` (counts: nodes, GPUs; model/limits.hpp).
+  std::uint32_t as_count_upto(std::uint32_t max) const;
+  /// as_count_upto(limits::MAX_COUNT).
+  std::uint32_t as_count() const { return as_count_upto(model::limits::MAX_COUNT); }
+  /// An integer in [0, max] (counts that may be zero).
+  std::uint32_t as_count_or_zero(std::uint32_t max = model::limits::MAX_COUNT) const;
   double as_double() const;
   double as_nonnegative() const;
+  /// A number in [lo, hi]; `what` names it in the error ("a share in [0, 1]").
+  double as_double_in(double lo, double hi, const std::string& what) const;
   double as_bytes() const;         ///< "80GiB", "1.5TB", plain number = bytes
-  double as_bandwidth_Bps() const; ///< "200Gbps", "25GBps", plain number = bytes/s
+  double as_bandwidth_Bps() const; ///< "200Gbps", "25GBps", plain number = bytes/s; at least 1kBps
   double as_duration_s() const;    ///< "30min", "2h", "1d", plain number = seconds
   double as_power_W() const;       ///< "400W", "1.2kW"
   double as_utc_offset_s() const;  ///< "+08:00", "UTC", "-05:30"
@@ -71,16 +93,27 @@ public:
 
 private:
   std::string scalar_text() const;
+  Node child(const YAML::Node& yaml, std::string path) const;
+  std::optional<Location> override_location(const YAML::Node& yaml) const;
 
   YAML::Node node_;
   std::shared_ptr<const std::string> file_;
   std::string path_;
   Location parent_location_;
+  std::shared_ptr<const OverrideRoots> overrides_;
+  std::optional<Location> origin_; ///< set when this node is, or lies below, an override's value
 };
 
-/// Loads a YAML file; a syntax error becomes a ConfigError with the file's line and column.
+/// Loads a YAML file; a syntax error becomes a ConfigError with the file's line and column. A key given
+/// twice in one mapping is an error (YAML 1.2 requires unique keys; yaml-cpp would keep the first).
 Node load_yaml_file(const std::string& path);
 /// Parses YAML text (embedded configs, tests); `name` stands for the file name in messages.
 Node load_yaml_text(const std::string& text, const std::string& name);
+/// Parses a JSON document acme-sim wrote (summary.json, a baseline, study.json): YAML text without anchors
+/// or aliases, which JSON does not have.
+Node load_json_text(const std::string& text, const std::string& name);
+/// The text of the regular file at `path`; ConfigError "PATH: cannot read: REASON; expected WHAT" when it
+/// cannot be read (missing, a folder, unreadable).
+std::string read_input_file(const std::string& path, const std::string& expected);
 
 } // namespace acme::config

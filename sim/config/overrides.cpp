@@ -1,6 +1,7 @@
 #include <charconv>
 
 #include "sim/config/config.hpp"
+#include "sim/config/node.hpp"
 
 namespace acme::config {
 namespace {
@@ -11,9 +12,12 @@ struct PathStep {
   bool is_index = false;
 };
 
+[[noreturn]] void bad_override(const Location& where, const std::string& what) {
+  throw ConfigError(where, "", what + "; expected key.path=value, e.g. clusters[0].nodes=16 or seed=7");
+}
+
 [[noreturn]] void bad_override(const std::string& argument, const std::string& what) {
-  throw ConfigError(Location{"--set " + argument, 0, 0}, "",
-                    what + "; expected key.path=value, e.g. clusters[0].nodes=16 or seed=7");
+  bad_override(Location{"--set " + excerpt(argument), 0, 0}, what);
 }
 
 std::vector<PathStep> split_path(const std::string& path, const std::string& argument) {
@@ -59,14 +63,22 @@ Override parse_override(const std::string& argument) {
   return o;
 }
 
-void apply_override(YAML::Node& root, const Override& override_value) {
+Location override_location(const Override& override_value) {
+  if (!override_value.where.file.empty()) {
+    return override_value.where;
+  }
+  return Location{"--set " + excerpt(override_value.key_path + "=" + override_value.value), 0, 0};
+}
+
+YAML::Node apply_override(YAML::Node& root, const Override& override_value) {
   const std::string argument = override_value.key_path + "=" + override_value.value;
+  const Location where = override_location(override_value);
   std::vector<PathStep> steps = split_path(override_value.key_path, argument);
   YAML::Node value;
   try {
-    value = YAML::Load(override_value.value);
-  } catch (const YAML::Exception& e) {
-    bad_override(argument, "value is not valid YAML: " + e.msg);
+    value = load_yaml_text(override_value.value, "value").yaml();
+  } catch (const ConfigError& e) {
+    bad_override(where, std::string("the value is not valid YAML (") + e.what() + ")");
   }
   // Walk with references (yaml-cpp handles are shared), creating maps as needed.
   std::vector<YAML::Node> chain{root};
@@ -76,24 +88,25 @@ void apply_override(YAML::Node& root, const Override& override_value) {
     bool last = s + 1 == steps.size();
     if (step.is_index) {
       if (!current.IsSequence() || step.index >= current.size()) {
-        bad_override(argument, "index [" + std::to_string(step.index) + "] does not exist in the config");
+        bad_override(where, "index [" + std::to_string(step.index) + "] does not exist in the config");
       }
       if (last) {
         current[step.index] = value;
-        return;
+        return value;
       }
       chain.push_back(current[step.index]);
       continue;
     }
     if (current.IsDefined() && !current.IsNull() && !current.IsMap()) {
-      bad_override(argument, "\"" + step.key + "\" is below a value that is not a mapping");
+      bad_override(where, "\"" + step.key + "\" is below a value that is not a mapping");
     }
     if (last) {
       current[step.key] = value;
-      return;
+      return value;
     }
     chain.push_back(current[step.key]);
   }
+  return value;
 }
 
 } // namespace acme::config

@@ -13,6 +13,8 @@
 #include "sim/config/cluster_nodes.hpp"
 #include "sim/config/config.hpp"
 #include "sim/config/distribution_parse.hpp"
+#include "sim/model/cluster_name.hpp"
+#include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::config {
@@ -68,7 +70,16 @@ ClusterKind parse_kind(const Node& node) {
   node.fail(msg);
 }
 
-/// `node`'s path made absolute against the folder of the config file it is written in.
+/// A cluster's name: it names the cluster in every output and `gen`'s trace files, so it is printable text
+/// without a path separator (model::cluster_name_problem).
+std::string parse_cluster_name(const Node& node) {
+  std::string name = node.as_string();
+  if (std::string problem = model::cluster_name_problem(name); !problem.empty()) {
+    node.fail(problem);
+  }
+  return name;
+}
+
 GpuConfig parse_gpu(const Node& node) {
   GpuConfig gpu;
   gpu.memory_bytes = DEFAULT_GPU_MEMORY_GIB * model::GIB_BYTES;
@@ -97,19 +108,18 @@ NetworkConfig parse_network(const Node& node) {
   if (node.is_defined()) {
     node.expect_keys({"nics_per_node", "nic_bandwidth", "storage_nics_per_node", "storage_nic_bandwidth",
                       "nodes_per_leaf", "leaf_uplink_bandwidth", "latency"});
-    net.nics_per_node = node.get_or("nics_per_node", net.nics_per_node, &Node::as_count);
+    if (Node nics = node["nics_per_node"]; nics.is_defined()) {
+      net.nics_per_node = nics.as_count_upto(model::limits::MAX_NICS_PER_NODE);
+    }
     net.nic_bw_Bps = node.get_or("nic_bandwidth", net.nic_bw_Bps, &Node::as_bandwidth_Bps);
-    Node storage_nics = node["storage_nics_per_node"];
-    if (storage_nics.is_defined()) {
-      std::int64_t n = storage_nics.as_int();
-      if (n < 0) {
-        storage_nics.fail("expected 0 (storage shares the compute NICs) or a positive integer, got " +
-                          std::to_string(n));
-      }
-      net.storage_nics_per_node = static_cast<std::uint32_t>(n);
+    if (Node storage_nics = node["storage_nics_per_node"]; storage_nics.is_defined()) {
+      // 0: storage traffic shares the compute NICs
+      net.storage_nics_per_node = storage_nics.as_count_or_zero(model::limits::MAX_NICS_PER_NODE);
     }
     net.storage_nic_bw_Bps = node.get_or("storage_nic_bandwidth", net.nic_bw_Bps, &Node::as_bandwidth_Bps);
-    net.nodes_per_leaf = node.get_or("nodes_per_leaf", net.nodes_per_leaf, &Node::as_count);
+    if (Node per_leaf = node["nodes_per_leaf"]; per_leaf.is_defined()) {
+      net.nodes_per_leaf = per_leaf.as_count_upto(model::limits::MAX_NODES_PER_CLUSTER);
+    }
     net.link_latency_s = node.get_or("latency", net.link_latency_s, &Node::as_duration_s);
   }
   // Default: a non-blocking leaf (uplink capacity = what its nodes can inject).
@@ -162,7 +172,7 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   if (!name.is_defined()) {
     node.fail("missing key \"name\"; expected a cluster name such as \"seren\"");
   }
-  c.name = name.as_string();
+  c.name = parse_cluster_name(name);
   c.utc_offset_s = node.get_or("utc_offset", 0.0, &Node::as_utc_offset_s);
   c.kind = parse_kind(node["kind"]);
   if (c.kind == ClusterKind::HPC) {
@@ -170,8 +180,12 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   } else {
     parse_gpu_nodes(node, c);
   }
-  c.cpu_cores_per_node = node.get_or("cpu_cores_per_node", DEFAULT_CPU_CORES_PER_NODE, &Node::as_count);
-  c.cpu_job_cores_per_node = node.get_or("cpu_job_cores_per_node", DEFAULT_CPU_JOB_CORES_PER_NODE, &Node::as_count);
+  auto cores = [&node](const char* key, std::uint32_t fallback) {
+    Node given = node[key];
+    return given.is_defined() ? given.as_count_upto(model::limits::MAX_CPU_CORES_PER_NODE) : fallback;
+  };
+  c.cpu_cores_per_node = cores("cpu_cores_per_node", DEFAULT_CPU_CORES_PER_NODE);
+  c.cpu_job_cores_per_node = cores("cpu_job_cores_per_node", DEFAULT_CPU_JOB_CORES_PER_NODE);
   if (c.cpu_job_cores_per_node > c.cpu_cores_per_node) {
     node["cpu_job_cores_per_node"].fail("expected at most cpu_cores_per_node (" + std::to_string(c.cpu_cores_per_node) +
                                         ")");

@@ -8,15 +8,18 @@
 // equally between network/NCCL, storage and connection errors (assumption: no published split).
 // Repair times are assumptions (not published): hardware faults take a day, software-like ones minutes.
 #include <algorithm>
+#include <cctype>
 
 #include "sim/config/distribution_parse.hpp"
 #include "sim/config/faults.hpp"
+#include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::config {
 namespace {
 
 constexpr double PER_THOUSAND = 1000.0;
+constexpr std::size_t MAX_CATEGORY_CHARS = 32;
 constexpr double TOTAL_PER_1000_NODE_DAYS = 3.8;
 constexpr double HOUR = model::SECONDS_PER_HOUR;
 constexpr double MINUTE = model::SECONDS_PER_MINUTE;
@@ -67,16 +70,50 @@ std::vector<model::JobType> parse_types(const Node& node, std::vector<model::Job
   return out;
 }
 
+/// A failure rate per 1,000 node-days (or switch-days: `per`), at most limits::MAX_FAILURES_PER_1000_NODE_DAYS.
+double parse_rate(const Node& rate, const char* per = "node-days") {
+  return rate.as_double_in(0.0, model::limits::MAX_FAILURES_PER_1000_NODE_DAYS,
+                           "a rate in [0, " + number_text(model::limits::MAX_FAILURES_PER_1000_NODE_DAYS) +
+                               "] per 1,000 " + per) /
+         PER_THOUSAND;
+}
+
 FailureCategoryConfig parse_category(const Node& node, FailureCategoryConfig c) {
-  node.expect_keys({"rate_per_1000_node_days", "repair", "hang"});
+  node.expect_keys({"rate_per_1000_node_days", "repair", "hang", "new"});
   if (Node rate = node["rate_per_1000_node_days"]; rate.is_defined()) {
-    c.rate_per_node_day = rate.as_nonnegative() / PER_THOUSAND;
+    c.rate_per_node_day = parse_rate(rate);
   }
   if (Node repair = node["repair"]; repair.is_defined()) {
     c.repair = parse_duration_distribution(repair);
   }
   c.hang = node.get_or("hang", c.hang, &Node::as_bool);
   return c;
+}
+
+/// A category that is not a default one must say `new: true`, so that a misspelt default ("nvlnk") is an
+/// error and not a category of its own; its name becomes a column of outputs: letters, digits, '_', '-'.
+void check_new_category(const Node& categories, const std::string& name,
+                        const std::vector<FailureCategoryConfig>& known) {
+  Node entry = categories[name];
+  Node flag = entry["new"];
+  if (!flag.is_defined() || !flag.as_bool()) {
+    std::vector<std::string> names;
+    for (const auto& c : known) {
+      names.push_back(c.name);
+    }
+    std::string msg = "unknown failure category \"" + name + "\"; expected one of: " + join(names);
+    if (auto hint = did_you_mean(name, names); !hint.empty()) {
+      msg += " (did you mean \"" + hint + "\"?)";
+    }
+    entry.fail(msg + ", or `new: true` to add a category");
+  }
+  bool plain = !name.empty() && name.size() <= MAX_CATEGORY_CHARS && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  if (!plain || name == SWITCH_FAILURE_CATEGORY) {
+    entry.fail("a new failure category needs a name of letters, digits, '_' or '-' (at most 32) other than \"" +
+               std::string(SWITCH_FAILURE_CATEGORY) + "\", got \"" + name + "\"");
+  }
 }
 
 FailureConfig parse_failures(const Node& node) {
@@ -92,6 +129,7 @@ FailureConfig parse_failures(const Node& node) {
     return f;
   }
   node.expect_keys({"enabled", "categories", "leaf_switch", "trace", "isolated_until_operator", "operator_return"});
+  f.where = node.location();
   f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
   // Random failures are on when the section is present, unless it only replays a trace.
   f.enabled = node.get_or("enabled", f.trace_path.empty(), &Node::as_bool);
@@ -100,6 +138,7 @@ FailureConfig parse_failures(const Node& node) {
     for (const auto& name : cats.keys()) {
       auto it = std::find_if(f.categories.begin(), f.categories.end(), [&](const auto& c) { return c.name == name; });
       if (it == f.categories.end()) {
+        check_new_category(cats, name, f.categories);
         f.categories.push_back(parse_category(cats[name], {name, 0.0, lognormal(HOUR), false}));
       } else {
         *it = parse_category(cats[name], *it);
@@ -109,7 +148,7 @@ FailureConfig parse_failures(const Node& node) {
   if (Node leaf = node["leaf_switch"]; leaf.is_defined()) {
     leaf.expect_keys({"rate_per_1000_switch_days", "repair"});
     if (Node rate = leaf["rate_per_1000_switch_days"]; rate.is_defined()) {
-      f.leaf_rate_per_switch_day = rate.as_nonnegative() / PER_THOUSAND;
+      f.leaf_rate_per_switch_day = parse_rate(rate, "switch-days");
     }
     if (Node repair = leaf["repair"]; repair.is_defined()) {
       f.leaf_repair = parse_duration_distribution(repair);
@@ -178,11 +217,8 @@ RecoveryConfig parse_recovery(const Node& node) {
   node.expect_keys({"policy", "applies_to", "spare_nodes"});
   r.applies_to = parse_types(node["applies_to"], r.applies_to);
   if (Node spares = node["spare_nodes"]; spares.is_defined()) {
-    std::int64_t n = spares.as_int();
-    if (n < 0) {
-      spares.fail("expected a number of nodes >= 0");
-    }
-    r.spare_nodes = static_cast<std::uint32_t>(n);
+    r.spare_nodes = spares.as_count_or_zero(model::limits::MAX_NODES_PER_CLUSTER);
+    r.spare_nodes_where = spares.location();
   }
   return r;
 }

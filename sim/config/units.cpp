@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::config {
@@ -54,52 +55,79 @@ std::string trim(std::string_view text) {
   return std::string(text.substr(begin, end - begin + 1));
 }
 
+/// What a kind of quantity is called and where it is bounded (after conversion, in base units).
+struct QuantityKind {
+  std::string_view name;         ///< "a size"
+  std::string_view example;      ///< "\"80GiB\" or \"1.5TB\""
+  std::string_view default_unit; ///< the unit of a plain number
+  double max;                    ///< largest magnitude accepted
+  std::string_view max_text;     ///< the bound as people write it ("1EB")
+};
+
+constexpr QuantityKind BYTES{"a size", "\"80GiB\" or \"1.5TB\"", "B", model::limits::MAX_BYTES, "1EB"};
+constexpr QuantityKind BANDWIDTH{"a bandwidth", "\"200Gbps\" or \"25GBps\"", "Bps", model::limits::MAX_BANDWIDTH_BPS,
+                                 "1PBps"};
+constexpr QuantityKind DURATION{"a duration", "\"30min\", \"2h\" or \"90s\"", "s", model::limits::MAX_DURATION_S,
+                                "3650d"};
+constexpr QuantityKind POWER{"a power", "\"400W\" or \"1.2kW\"", "W", model::limits::MAX_POWER_W, "1GW"};
+
+/// The bound check after conversion: a finite value of at most the kind's maximum magnitude.
+ParsedQuantity bounded(double value, const std::string& text, const QuantityKind& kind) {
+  if (!std::isfinite(value) || std::fabs(value) > kind.max) {
+    return {0.0, "expected " + std::string(kind.name) + " of at most " + std::string(kind.max_text) + ", got \"" +
+                     text + "\""};
+  }
+  return {value, {}};
+}
+
 template <std::size_t N>
-ParsedQuantity parse_with(std::string_view raw, const std::array<Unit, N>& units, std::string_view kind,
-                          std::string_view example, std::string_view default_unit) {
+ParsedQuantity parse_with(std::string_view raw, const std::array<Unit, N>& units, const QuantityKind& kind) {
+  const std::string_view kind_name = kind.name;
+  const std::string_view example = kind.example;
+  const std::string_view default_unit = kind.default_unit;
   std::string text = trim(raw);
   double number = 0.0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), number);
   if (ec != std::errc() || !std::isfinite(number)) {
-    return {0.0, "expected " + std::string(kind) + " such as " + std::string(example) + ", got \"" + text + "\""};
+    return {0.0, "expected " + std::string(kind_name) + " such as " + std::string(example) + ", got \"" + text + "\""};
   }
   std::string suffix = trim(std::string_view(end, static_cast<std::size_t>(text.data() + text.size() - end)));
   if (suffix.empty()) {
     for (const auto& unit : units) {
       if (unit.suffix == default_unit) {
-        return {number * unit.factor, {}};
+        return bounded(number * unit.factor, text, kind);
       }
     }
   }
   for (const auto& unit : units) {
     if (unit.suffix == suffix) {
-      return {number * unit.factor, {}};
+      return bounded(number * unit.factor, text, kind);
     }
   }
   std::string accepted;
   for (const auto& unit : units) {
     accepted += (accepted.empty() ? "" : ", ") + std::string(unit.suffix);
   }
-  return {0.0, "unknown unit \"" + suffix + "\"; expected " + std::string(kind) + " such as " + std::string(example) +
-                   " (units: " + accepted + ")"};
+  return {0.0, "unknown unit \"" + suffix + "\"; expected " + std::string(kind_name) + " such as " +
+                   std::string(example) + " (units: " + accepted + ")"};
 }
 
 } // namespace
 
 ParsedQuantity parse_bytes(std::string_view text) {
-  return parse_with(text, BYTE_UNITS, "a size", "\"80GiB\" or \"1.5TB\"", "B");
+  return parse_with(text, BYTE_UNITS, BYTES);
 }
 
 ParsedQuantity parse_bandwidth_Bps(std::string_view text) {
-  return parse_with(text, BANDWIDTH_UNITS, "a bandwidth", "\"200Gbps\" or \"25GBps\"", "Bps");
+  return parse_with(text, BANDWIDTH_UNITS, BANDWIDTH);
 }
 
 ParsedQuantity parse_duration_s(std::string_view text) {
-  return parse_with(text, DURATION_UNITS, "a duration", "\"30min\", \"2h\" or \"90s\"", "s");
+  return parse_with(text, DURATION_UNITS, DURATION);
 }
 
 ParsedQuantity parse_power_W(std::string_view text) {
-  return parse_with(text, POWER_UNITS, "a power", "\"400W\" or \"1.2kW\"", "W");
+  return parse_with(text, POWER_UNITS, POWER);
 }
 
 ParsedQuantity parse_utc_offset_s(std::string_view raw) {
@@ -125,15 +153,15 @@ ParsedQuantity parse_utc_offset_s(std::string_view raw) {
     return ec == std::errc() && p == s.data() + s.size();
   };
   constexpr std::size_t HHMM = 4;
-  constexpr int MAX_OFFSET_H = 14;
   constexpr int MINUTES_PER_HOUR = 60;
   bool ok = digits.size() <= 2 ? parse_int(digits, hours)
                                : digits.size() == HHMM && parse_int(std::string_view(digits).substr(0, 2), hours) &&
                                      parse_int(std::string_view(digits).substr(2), minutes);
-  if (!ok || hours > MAX_OFFSET_H || minutes >= MINUTES_PER_HOUR) {
-    return {0.0, expected};
+  double offset_s = hours * model::SECONDS_PER_HOUR + minutes * model::SECONDS_PER_MINUTE;
+  if (!ok || hours < 0 || minutes < 0 || minutes >= MINUTES_PER_HOUR || offset_s > model::limits::MAX_UTC_OFFSET_S) {
+    return {0.0, expected + " (offsets reach at most 14:00)"};
   }
-  return {sign * (hours * model::SECONDS_PER_HOUR + minutes * model::SECONDS_PER_MINUTE), {}};
+  return {sign * offset_s, {}};
 }
 
 std::string format_number(double value) {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "sim/model/assert.hpp"
+#include "sim/model/error.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::core {
@@ -77,7 +78,18 @@ double CheckpointModel::interval_s(const JobRuntime& job, const model::JobSpec& 
   }
   const CheckpointState& c = job.checkpoint;
   policies::CheckpointSituation s{&spec, job.nodes, c.cost_s, mtbf_s(job), c.restart_cost_s};
-  return policy_.interval_s(s);
+  double interval = policy_.interval_s(s);
+  if (interval < c.cost_s) {
+    // The job would spend more time checkpointing than training: refuse the config rather than crawl.
+    const config::PolicySpec& policy = faults_.checkpoint.policy;
+    throw ConfigError(policy.node.location(), "checkpoint.policy",
+                      "job " + excerpt(spec.name) + " (" + std::to_string(job.nodes) +
+                          " nodes) would checkpoint every " + number_text(interval) +
+                          " s of training but one checkpoint takes " + number_text(c.cost_s) +
+                          " s; expected an interval longer than a checkpoint (a longer interval, or for " +
+                          "young_daly/daly lower failure rates)");
+  }
+  return interval;
 }
 
 TransferId CheckpointModel::start_transfer(model::JobId id, JobRuntime& job, IoDirection direction) {

@@ -124,8 +124,10 @@ EventLoop::EventLoop(LoopSetup setup)
                 workload_->epoch_unix_s())
     , failures_(config_.faults->failures, failure_shapes(config_, *setup.graph), queue_, failure_rng_, nodes_,
                 lifecycle_)
-    , sampler_(config_.output.timeseries_interval_s, views_of(table_),
-               [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }) {
+    , sampler_(
+          config_.output.timeseries_interval_s, views_of(table_),
+          [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); },
+          config_.output.timeseries_interval_where) {
   lifecycle_.attach({&checkpoint_, &plans_, &recovery_});
   next_job_ = workload_->next();
   recovery_.set_aside_spares();

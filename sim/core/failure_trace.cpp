@@ -1,103 +1,88 @@
 #include "sim/core/failure_trace.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <fstream>
-#include <sstream>
+#include <cmath>
+#include <cstring>
 
 #include "sim/config/faults.hpp"
+#include "sim/csv/csv_reader.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/error.hpp"
+#include "sim/model/limits.hpp"
 
 namespace acme::core {
 namespace {
 
-const std::vector<std::string> COLUMNS = {"time", "cluster", "node", "category"};
+enum Column : std::uint8_t { TIME, CLUSTER, NODE, CATEGORY };
+constexpr const char* COLUMNS[] = {"time", "cluster", "node", "category"};
+constexpr const char* EXPECTED_HEADER = "expected the header \"time,cluster,node,category\"";
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream ss(line);
-  for (std::string cell; std::getline(ss, cell, ',');) {
-    out.push_back(cell);
-  }
-  return out;
-}
-
-struct RowContext {
-  const std::string& path;
-  int line;
-  [[noreturn]] void fail(const std::string& column, const std::string& what) const {
-    throw ConfigError(Location{path, line, 0}, "", "column \"" + column + "\": " + what);
-  }
-};
-
-double parse_time(const RowContext& row, const std::string& text, double epoch_unix_s) {
+double parse_time(const csv::CsvReader& in, std::size_t column, double epoch_unix_s) {
+  std::string_view text = in.field(column);
   double seconds = 0.0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-  if (ec == std::errc() && end == text.data() + text.size()) {
-    return seconds;
+  std::string why = "not a number of seconds nor a date-time";
+  if (auto relative = csv::parse_number<double>(text)) {
+    seconds = *relative;
+  } else if (auto t = model::parse_datetime(text, 0.0, &why)) {
+    seconds = *t - epoch_unix_s;
+  } else {
+    in.fail_column(column, "expected seconds since the run's start or a date-time such as \"2023-03-01 "
+                           "10:00:00+08:00\", got \"" +
+                               std::string(text) + "\" (" + why + ")");
   }
-  if (auto t = model::parse_datetime(text)) {
-    return *t - epoch_unix_s;
+  if (!(std::fabs(seconds) <= model::limits::MAX_DURATION_S)) {
+    in.fail_column(column, "expected a time within 10 years of the run's start, got \"" + std::string(text) + "\"");
   }
-  row.fail("time", "expected seconds since the run's start or a date-time such as \"2023-03-01 10:00:00+08:00\", "
-                   "got \"" +
-                       text + "\"");
+  return seconds;
 }
 
-std::uint32_t parse_node(const RowContext& row, const std::string& text, const config::ClusterConfig& cluster) {
-  std::uint32_t index = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
-  bool numeric = ec == std::errc() && end == text.data() + text.size();
+std::uint32_t parse_node(const csv::CsvReader& in, std::size_t column, const config::ClusterConfig& cluster) {
+  std::string_view text = in.field(column);
   std::string prefix = cluster.name + "-n";
-  if (!numeric && text.rfind(prefix, 0) == 0) {
-    auto [e2, ec2] = std::from_chars(text.data() + prefix.size(), text.data() + text.size(), index);
-    numeric = ec2 == std::errc() && e2 == text.data() + text.size();
+  std::string_view digits = text.starts_with(prefix) ? text.substr(prefix.size()) : text;
+  auto index = csv::parse_number<std::uint32_t>(digits);
+  if (!index || *index >= cluster.nodes) {
+    in.fail_column(column, "expected a node index below " + std::to_string(cluster.nodes) + " or a name such as \"" +
+                               prefix + "0012\", got \"" + std::string(text) + "\"");
   }
-  if (!numeric || index >= cluster.nodes) {
-    row.fail("node", "expected a node index below " + std::to_string(cluster.nodes) + " or a name such as \"" + prefix +
-                         "0012\", got \"" + text + "\"");
-  }
-  return index;
+  return *index;
 }
 
 } // namespace
 
 std::vector<FailureTraceRow> load_failure_trace(const std::string& path, const config::Config& config,
                                                 double epoch_unix_s) {
-  std::ifstream in(path);
-  if (!in) {
-    throw ConfigError(Location{path, 0, 0}, "", "cannot open failure trace; expected a readable CSV file");
+  csv::LineReader lines = csv::LineReader::from_file(path);
+  if (!lines.is_open()) {
+    throw ConfigError(Location{path, 0, 0}, "",
+                      "cannot open failure trace: " + lines.open_problem() + "; expected a readable CSV file");
   }
-  std::string line;
-  if (!std::getline(in, line) || split(line) != COLUMNS) {
-    throw ConfigError(Location{path, 1, 0}, "", "expected the header \"time,cluster,node,category\"");
+  csv::CsvReader in(std::move(lines));
+  if (!in.has_header()) {
+    in.fail_at(1, std::string("empty failure trace; ") + EXPECTED_HEADER);
   }
-  std::vector<std::string> categories;
-  for (const auto& c : config.faults->failures.categories) {
-    categories.push_back(c.name);
+  std::size_t col[4];
+  for (std::size_t c = 0; c < 4; ++c) {
+    col[c] = in.require(COLUMNS[c], EXPECTED_HEADER);
   }
+  std::vector<std::string> categories = config.faults->failures.category_names();
+  categories.pop_back(); // the switch category: switch failures are not traced per node
   std::vector<FailureTraceRow> out;
-  for (int number = 2; std::getline(in, line); ++number) {
-    if (line.empty()) {
-      continue;
-    }
-    RowContext row{path, number};
-    auto cells = split(line);
-    if (cells.size() != COLUMNS.size()) {
-      row.fail("time", "expected 4 fields (time,cluster,node,category), got " + std::to_string(cells.size()));
-    }
+  while (in.next()) {
     FailureTraceRow f;
-    f.time_s = parse_time(row, cells[0], epoch_unix_s);
-    const config::ClusterConfig* cluster = config.find_cluster(cells[1]);
+    f.time_s = parse_time(in, col[TIME], epoch_unix_s);
+    std::string cluster_name(in.field(col[CLUSTER]));
+    const config::ClusterConfig* cluster = config.find_cluster(cluster_name);
     if (cluster == nullptr) {
-      row.fail("cluster", "unknown cluster \"" + cells[1] + "\"; expected one of: " + join(config.cluster_names()));
+      in.fail_column(col[CLUSTER],
+                     "unknown cluster \"" + cluster_name + "\"; expected one of: " + join(config.cluster_names()));
     }
     f.cluster = model::ClusterId{static_cast<std::uint16_t>(cluster - config.clusters.data())};
-    f.node = parse_node(row, cells[2], *cluster);
-    auto it = std::find(categories.begin(), categories.end(), cells[3]);
+    f.node = parse_node(in, col[NODE], *cluster);
+    std::string category(in.field(col[CATEGORY]));
+    auto it = std::find(categories.begin(), categories.end(), category);
     if (it == categories.end()) {
-      row.fail("category", "unknown category \"" + cells[3] + "\"; expected one of: " + join(categories));
+      in.fail_column(col[CATEGORY], "unknown category \"" + category + "\"; expected one of: " + join(categories));
     }
     f.category = static_cast<std::uint32_t>(it - categories.begin());
     out.push_back(f);

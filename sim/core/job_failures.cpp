@@ -3,6 +3,8 @@
 #include <spdlog/logger.h>
 
 #include "sim/core/job_lifecycle.hpp"
+#include "sim/model/error.hpp"
+#include "sim/model/limits.hpp"
 
 namespace acme::core {
 
@@ -53,7 +55,25 @@ void JobLifecycle::fail(model::JobId id, JobRuntime& job, std::uint32_t category
     finish(id, job, model::JobState::NODE_FAIL, model::EndCause::NODE_FAILURE);
     return;
   }
+  check_progress(job, spec);
   parts_.recovery->on_failure(id, job, category);
+}
+
+void JobLifecycle::check_progress(JobRuntime& job, const model::JobSpec& spec) const {
+  // A job restarted after each failure finishes only if it saves progress between failures: one that
+  // keeps failing before its next checkpoint would restart forever (the clock ran for centuries).
+  double persisted = job.checkpoint.persisted_s;
+  job.failures_without_progress = persisted > job.persisted_at_last_failure_s ? 0 : job.failures_without_progress + 1;
+  job.persisted_at_last_failure_s = persisted;
+  if (job.failures_without_progress < model::limits::MAX_FAILURES_WITHOUT_PROGRESS) {
+    return;
+  }
+  throw ConfigError(faults_.failures.where, "failures",
+                    "job " + excerpt(spec.name) + " (" + std::string(model::to_string(spec.type)) + ", " +
+                        std::to_string(job.nodes) + " nodes, " + number_text(job.checkpoint.work_s) +
+                        " s of work) failed " + std::to_string(job.failures_without_progress) +
+                        " times in a row without saving progress: it fails more often than it can reach a "
+                        "checkpoint; expected checkpoints (checkpoint.policy) or lower failure rates");
 }
 
 void JobLifecycle::fail_node_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) {

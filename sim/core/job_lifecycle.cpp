@@ -5,12 +5,16 @@
 #include <spdlog/logger.h>
 
 #include <algorithm>
+#include <limits>
 #include <type_traits>
 
 #include "sim/log/log.hpp"
 #include "sim/model/assert.hpp"
 
 namespace acme::core {
+namespace {
+constexpr std::uint32_t UNKNOWN_GPUS = std::numeric_limits<std::uint32_t>::max();
+} // namespace
 
 JobLifecycle::JobLifecycle(const config::FaultConfig& faults, TimerService& timer, IoService& io, JobTable& table,
                            NodeAvailability& nodes, metrics::Recorder& recorder, model::Rng& launch_rng)
@@ -41,7 +45,11 @@ void JobLifecycle::submit(model::JobSpec spec) {
   if (trace_ != nullptr) {
     trace_->submit(timer_.now_s(), added);
   }
-  if (added.gpus > cluster.view.total_gpus()) {
+  if (added.unfit != model::RejectReason::NONE) {
+    reject(cluster, id, added.unfit);
+    return;
+  }
+  if (added.gpus > usable_gpus(cluster)) {
     reject(cluster, id, model::RejectReason::TOO_MANY_GPUS);
     return;
   }
@@ -50,6 +58,24 @@ void JobLifecycle::submit(model::JobSpec spec) {
     return;
   }
   cluster.pending.emplace_back(model::JobSubmitted{id});
+}
+
+std::uint32_t JobLifecycle::usable_gpus(const ClusterRuntime& cluster) {
+  // Jobs start on every node but the spares recovery holds back for restarts (the cluster's last nodes):
+  // a wider job could never start.
+  const model::ClusterShape& shape = cluster.view.shape();
+  std::size_t c = model::to_index(shape.id);
+  if (usable_gpus_.size() <= c) {
+    usable_gpus_.resize(table_.clusters.size(), UNKNOWN_GPUS);
+  }
+  if (usable_gpus_[c] == UNKNOWN_GPUS) {
+    std::uint32_t gpus = cluster.view.total_gpus();
+    for (std::uint32_t k = 0; k < faults_.recovery.spare_nodes && k < shape.nodes; ++k) {
+      gpus -= shape.gpus_of(model::NodeId{shape.nodes - 1 - k});
+    }
+    usable_gpus_[c] = gpus;
+  }
+  return usable_gpus_[c];
 }
 
 void JobLifecycle::apply(ClusterRuntime& cluster, const model::Decision& decision) {

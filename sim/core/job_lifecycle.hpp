@@ -78,6 +78,8 @@ private:
   void reject(ClusterRuntime& cluster, model::JobId id, model::RejectReason reason);
   void cancel_transfers(JobRuntime& job);
   void record(const model::JobEntry& entry, JobRuntime& job, model::JobState state, model::RejectReason reason);
+  std::uint32_t usable_gpus(const ClusterRuntime& cluster);
+  void check_progress(JobRuntime& job, const model::JobSpec& spec) const;
 
   const config::FaultConfig& faults_;
   TimerService& timer_;
@@ -91,6 +93,7 @@ private:
   Parts parts_;
   std::uint64_t jobs_submitted_ = 0;
   std::uint64_t jobs_rejected_ = 0;
+  std::vector<std::uint32_t> usable_gpus_; ///< per cluster, once known: GPUs of the nodes that are not spares
 };
 
 } // namespace acme::core

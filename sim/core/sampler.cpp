@@ -1,15 +1,32 @@
 #include "sim/core/sampler.hpp"
 
+#include <string>
 #include <utility>
+
+#include "sim/model/limits.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::core {
 
-Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit)
+Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Location interval_where)
     : interval_s_(interval_s)
     , next_sample_s_(interval_s)
     , views_(std::move(views))
     , busy_at_last_sample_(views_.size(), 0.0)
-    , emit_(std::move(emit)) {}
+    , emit_(std::move(emit))
+    , interval_where_(std::move(interval_where)) {}
+
+void Sampler::count_rows(double at_s) {
+  rows_ += views_.size();
+  if (rows_ <= model::limits::MAX_TIMESERIES_ROWS) {
+    return;
+  }
+  throw ConfigError(interval_where_, "output.timeseries_interval",
+                    "timeseries.csv passed " + std::to_string(model::limits::MAX_TIMESERIES_ROWS) + " rows " +
+                        std::to_string(static_cast<std::uint64_t>(at_s / model::SECONDS_PER_DAY)) +
+                        " days into the run (a row per cluster every " + number_text(interval_s_) +
+                        " s); expected a longer interval for a run this long");
+}
 
 void Sampler::sample_until(double time_s, bool inclusive) {
   while (next_sample_s_ < time_s || (inclusive && next_sample_s_ <= time_s)) {
@@ -22,6 +39,7 @@ void Sampler::sample_until(double time_s, bool inclusive) {
 }
 
 void Sampler::emit_at(double at_s) {
+  count_rows(at_s);
   for (std::size_t c = 0; c < views_.size(); ++c) {
     const model::ClusterView& view = *views_[c];
     // The view's integral is as of its now_s(); its state is constant from then to `at_s`.

@@ -5,6 +5,7 @@
 
 #include "sim/metrics/job_record.hpp"
 #include "sim/model/cluster_view.hpp"
+#include "sim/model/error.hpp"
 
 namespace acme::core {
 
@@ -13,8 +14,10 @@ class Sampler {
 public:
   using Emit = std::function<void(const metrics::ClusterSample& sample)>;
 
-  /// Samples `views` (cluster c is views[c]) every `interval_s` from time 0.
-  Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit);
+  /// Samples `views` (cluster c is views[c]) every `interval_s` from time 0. A run whose time series
+  /// would pass limits::MAX_TIMESERIES_ROWS rows stops with a ConfigError at `interval_where` (the
+  /// config's `output.timeseries_interval`).
+  Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Location interval_where = {});
 
   /// Emits the samples of the intervals ending before `time_s`, and at `time_s` when `inclusive`
   /// (the end of the run, which also emits the last, partial interval). The views must be as of
@@ -23,6 +26,7 @@ public:
 
 private:
   void emit_at(double at_s);
+  void count_rows(double at_s);
 
   double interval_s_;
   double next_sample_s_;
@@ -30,6 +34,8 @@ private:
   std::vector<const model::ClusterView*> views_;
   std::vector<double> busy_at_last_sample_; ///< per cluster: allocated GPU-seconds at the last sample
   Emit emit_;
+  Location interval_where_;
+  std::uint64_t rows_ = 0;
 };
 
 } // namespace acme::core

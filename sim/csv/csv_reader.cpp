@@ -112,6 +112,11 @@ private:
       std::size_t quote = text_.find(QUOTE, pos_);
       if (quote == std::string_view::npos) {
         record_.storage_.append(text_.substr(pos_));
+        if (record_.storage_.size() > LineReader::MAX_LINE_BYTES) {
+          record_.error_ = "a quoted field runs over more than 16 MiB; expected a closing '\"'";
+          pos_ = text_.size();
+          return;
+        }
         if (!next_line()) {
           record_.error_ = "a quoted field is not closed; expected a closing '\"'";
           return;

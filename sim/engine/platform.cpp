@@ -105,7 +105,7 @@ Platform::~Platform() = default;
 void Platform::build_cluster(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
                              sg4::NetZone* root) {
   const auto& g = graph.graph();
-  auto* cluster_zone = sg4::create_full_zone(cv.name);
+  auto* cluster_zone = sg4::create_full_zone(cv.platform_name);
   cluster_zone->set_parent(root);
   auto [spine_zone, spine] = star_with_gateway(cluster_zone, g[cv.spine].name);
   spine_zone->seal();

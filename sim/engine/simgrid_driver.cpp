@@ -8,7 +8,9 @@
 
 namespace acme::engine {
 namespace {
-constexpr std::uint64_t PROGRESS_EVERY_INSTANTS = 1 << 16;
+// Often enough for --max-time/--max-memory to stop a run within a fraction of a second; the progress line
+// redraws at its own pace.
+constexpr std::uint64_t PROGRESS_EVERY_INSTANTS = 1 << 10;
 } // namespace
 
 SimgridDriver::SimgridDriver(Platform& platform, SimgridIo& io, core::EventLoop& loop,

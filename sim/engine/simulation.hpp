@@ -21,7 +21,7 @@ struct Progress {
 };
 
 struct SimulationOptions {
-  std::function<void(const Progress&)> on_progress; ///< called about every 2^16 instants
+  std::function<void(const Progress&)> on_progress; ///< called about every 2^10 instants; may throw to stop
   bool check_invariants = false;                    ///< re-verify the allocation after every instant (debug)
 };
 

@@ -2,18 +2,29 @@
 
 #include <cerrno>
 #include <cstring>
-#include <stdexcept>
+#include <string>
 
+#include "sim/model/error.hpp"
 #include <unistd.h>
 
 namespace acme::metrics {
+
+namespace {
+
+[[noreturn]] void cannot_write(const std::string& path, int error) {
+  throw ConfigError(Location{path, 0, 0}, "",
+                    std::string("cannot write: ") + std::strerror(error) +
+                        "; expected a writable output folder with free space");
+}
+
+} // namespace
 
 AtomicFile::AtomicFile(std::string path)
     : path_(std::move(path))
     , temp_path_(path_ + ".tmp." + std::to_string(::getpid())) {
   file_ = std::fopen(temp_path_.c_str(), "wb");
   if (file_ == nullptr) {
-    throw std::runtime_error("cannot create " + temp_path_ + ": " + std::strerror(errno));
+    cannot_write(path_, errno);
   }
 }
 
@@ -25,19 +36,25 @@ AtomicFile::~AtomicFile() {
 }
 
 void AtomicFile::write(std::string_view text) {
-  if (!text.empty() && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
-    failed_ = true;
+  if (error_ == 0 && !text.empty() && std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
+    error_ = errno != 0 ? errno : EIO;
   }
 }
 
 void AtomicFile::commit() {
-  bool ok = !failed_ && std::fflush(file_) == 0 && ::fsync(::fileno(file_)) == 0;
-  ok = std::fclose(file_) == 0 && ok;
+  if (error_ == 0 && (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0)) {
+    error_ = errno;
+  }
+  if (std::fclose(file_) != 0 && error_ == 0) {
+    error_ = errno;
+  }
   file_ = nullptr;
-  if (!ok || std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
-    int err = errno;
+  if (error_ == 0 && std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+    error_ = errno;
+  }
+  if (error_ != 0) {
     std::remove(temp_path_.c_str());
-    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(err));
+    cannot_write(path_, error_);
   }
 }
 

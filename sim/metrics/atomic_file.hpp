@@ -10,14 +10,15 @@ namespace acme::metrics {
 /// readers never see a half-written result and a failed run leaves earlier results intact.
 class AtomicFile {
 public:
-  /// Throws std::runtime_error when the temporary file cannot be created.
+  /// Throws ConfigError (PATH: cannot write: REASON) when the temporary file cannot be created.
   explicit AtomicFile(std::string path);
   ~AtomicFile();
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
   void write(std::string_view text);
-  /// Flushes, syncs and renames into place. Throws std::runtime_error on I/O failure.
+  /// Flushes, syncs and renames into place. Throws ConfigError (PATH: cannot write: REASON) when a write
+  /// failed (a full disk) or the file cannot be synced or renamed; the temporary file is removed then.
   void commit();
   const std::string& path() const { return path_; }
 
@@ -25,7 +26,7 @@ private:
   std::string path_;
   std::string temp_path_;
   std::FILE* file_ = nullptr;
-  bool failed_ = false;
+  int error_ = 0; ///< errno of the first failed write
 };
 
 /// Writes `text` to `path` atomically.

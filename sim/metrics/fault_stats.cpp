@@ -4,6 +4,7 @@
 
 #include "sim/metrics/recorder.hpp"
 #include "sim/metrics/stats.hpp"
+#include "sim/model/text_escape.hpp"
 
 namespace acme::metrics {
 namespace {
@@ -83,7 +84,7 @@ std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const
   std::string failures;
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < categories_.size(); ++i) {
-    failures += fmt::format("{}\"{}\": {}", i == 0 ? "" : ", ", categories_[i], t.failures[i]);
+    failures += fmt::format("{}{}: {}", i == 0 ? "" : ", ", model::json_quote(categories_[i]), t.failures[i]);
     total += t.failures[i];
   }
   double ettr = t.pretrain_wall_s > 0.0 ? t.pretrain_work_s / t.pretrain_wall_s : 0.0;
@@ -120,9 +121,9 @@ std::string FaultStats::runs_csv() const {
     }
     double wall = run.first_start_s >= 0.0 ? run.last_end_s - run.first_start_s : 0.0;
     fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", id,
-                   clusters_.at(run.cluster).name, run.type, run.gpus, run.jobs, run.attempts, failures,
-                   failures_text(counts), number(run.lost_gpu_s / SECONDS_PER_HOUR), number(run.stall_s),
-                   number(run.work_s), number(run.first_start_s), number(run.last_end_s),
+                   model::csv_field(clusters_.at(run.cluster).name), run.type, run.gpus, run.jobs, run.attempts,
+                   failures, model::csv_field(failures_text(counts)), number(run.lost_gpu_s / SECONDS_PER_HOUR),
+                   number(run.stall_s), number(run.work_s), number(run.first_start_s), number(run.last_end_s),
                    number(wall > 0.0 ? run.work_s / wall : 0.0));
   }
   return out;

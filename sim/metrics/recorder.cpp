@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 #include <spdlog/logger.h>
 
-#include <filesystem>
+#include <array>
 
 #include "sim/log/log.hpp"
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/metrics/eval_stats.hpp"
 #include "sim/metrics/event_trace.hpp"
 #include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/output_set.hpp"
 #include "sim/metrics/summary_builder.hpp"
 #include "sim/metrics/text_append.hpp"
 #include "sim/model/civil_time.hpp"
@@ -26,21 +27,25 @@ constexpr const char* JOBS_HEADER =
     "wait_reason\n";
 constexpr const char* TIMESERIES_HEADER = "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes\n";
 constexpr std::size_t FLUSH_BYTES = 1 << 20;
+/// Every file a run may write: committed together (OutputSet); one this run does not write is removed.
+constexpr std::array<const char*, 5> OUTPUT_FILES = {"jobs.csv", "events.csv", "timeseries.csv", "runs.csv",
+                                                     "summary.json"};
 
 } // namespace
 
 Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     : options_(std::move(options))
     , users_(&users)
+    , output_(std::make_unique<OutputSet>(options_.out_dir,
+                                          std::vector<std::string>(OUTPUT_FILES.begin(), OUTPUT_FILES.end())))
     , summary_(std::make_unique<SummaryBuilder>(options_.clusters))
     , faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories))
     , evals_(std::make_unique<EvalStats>(options_.clusters.size())) {
-  std::filesystem::create_directories(options_.out_dir);
   log::get(log::Category::METRICS)
       .debug("output folder {} (jobs.csv {}, events.csv {}); files appear when the run ends", options_.out_dir,
              options_.write_jobs_csv ? "on" : "off", options_.write_events ? "on" : "off");
   if (options_.write_jobs_csv) {
-    jobs_file_ = std::make_unique<AtomicFile>(options_.out_dir + "/jobs.csv");
+    jobs_file_ = std::make_unique<AtomicFile>(output_->staged_path("jobs.csv"));
     jobs_buffer_ = JOBS_HEADER;
   }
   if (options_.write_events) {
@@ -48,7 +53,7 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     for (const auto& c : options_.clusters) {
       names.push_back(c.name);
     }
-    events_ = std::make_unique<EventTrace>(options_.out_dir + "/events.csv", names);
+    events_ = std::make_unique<EventTrace>(output_->staged_path("events.csv"), names);
   }
   timeseries_ = TIMESERIES_HEADER;
 }
@@ -143,11 +148,20 @@ void Recorder::on_sample(const ClusterSample& s) {
   summary_->add_busy_gpu_seconds(s.cluster, s.busy_gpus_avg * (s.time_s - last_sample_s_[s.cluster]));
   last_sample_s_[s.cluster] = s.time_s;
   fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{}\n",
-                 model::format_datetime(options_.epoch_unix_s + s.time_s, cluster.utc_offset_s), cluster.name,
-                 s.busy_gpus_avg, s.queued_jobs, s.queued_gpus, s.running_jobs, s.up_nodes);
+                 model::format_datetime(options_.epoch_unix_s + s.time_s, cluster.utc_offset_s),
+                 model::csv_field(cluster.name), s.busy_gpus_avg, s.queued_jobs, s.queued_gpus, s.running_jobs,
+                 s.up_nodes);
 }
 
 void Recorder::finish(const RunInfo& info) {
+  try {
+    commit_files(info);
+  } catch (const ConfigError& e) {
+    output_->rethrow_at_final_names(e); // "out/jobs.csv: cannot write: ...", not the staging folder's name
+  }
+}
+
+void Recorder::commit_files(const RunInfo& info) {
   std::string summary_json = summary_->render(options_, info, *faults_, *evals_);
   if (jobs_file_) {
     jobs_file_->write(jobs_buffer_);
@@ -158,9 +172,10 @@ void Recorder::finish(const RunInfo& info) {
   if (events_) {
     events_->commit();
   }
-  write_file_atomically(options_.out_dir + "/timeseries.csv", timeseries_);
-  write_file_atomically(options_.out_dir + "/runs.csv", faults_->runs_csv());
-  write_file_atomically(options_.out_dir + "/summary.json", summary_json);
+  output_->write("timeseries.csv", timeseries_);
+  output_->write("runs.csv", faults_->runs_csv());
+  output_->write("summary.json", summary_json);
+  output_->commit(); // every file at once; stale ones of an earlier run (a jobs.csv) go
 }
 
 } // namespace acme::metrics

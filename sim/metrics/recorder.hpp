@@ -14,6 +14,7 @@ class AtomicFile;
 class EvalStats;
 class EventTrace;
 class FaultStats;
+class OutputSet;
 class SummaryBuilder;
 
 struct RecorderOptions {
@@ -37,9 +38,9 @@ struct RunInfo {
   std::vector<double> storage_bytes_read;    ///< per cluster
 };
 
-/// Receives every job's final record and the periodic cluster samples; writes jobs.csv (streamed,
-/// renamed into place at the end), summary.json and timeseries.csv. Only receives: it never asks the
-/// engine anything.
+/// Receives every job's final record and the periodic cluster samples; writes jobs.csv (streamed),
+/// summary.json, timeseries.csv, runs.csv (and events.csv) into a staging folder and commits them together
+/// at the end (OutputSet). Only receives: it never asks the engine anything.
 class Recorder {
 public:
   Recorder(RecorderOptions options, const model::NameTable& users);
@@ -56,9 +57,11 @@ public:
 
 private:
   void append_job_row(const JobRecord& record);
+  void commit_files(const RunInfo& info);
 
   RecorderOptions options_;
   const model::NameTable* users_;
+  std::unique_ptr<OutputSet> output_; ///< before the files written into it: destroyed after them
   std::unique_ptr<AtomicFile> jobs_file_;
   std::string jobs_buffer_;
   std::string timeseries_;

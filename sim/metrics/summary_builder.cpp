@@ -6,6 +6,7 @@
 #include "sim/metrics/fault_stats.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/civil_time.hpp"
+#include "sim/model/text_escape.hpp"
 
 namespace acme::metrics {
 namespace {
@@ -51,14 +52,7 @@ std::string wait_reasons_json(const std::array<double, model::WAIT_REASON_COUNT>
 }
 
 std::string quote(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-    }
-    out += c;
-  }
-  return out + "\"";
+  return model::json_quote(s);
 }
 
 } // namespace

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/model/text_escape.hpp"
+
 namespace acme::metrics {
 
 // Allocation-free appenders for large CSV outputs (a million rows): std::to_chars gives the shortest
@@ -32,6 +34,13 @@ inline void append(std::string& out, double value) {
 template <class T>
 void cell(std::string& out, T value) {
   append(out, value);
+  out += ',';
+}
+
+/// Appends `text` as one CSV cell (quoted when it holds a comma, quote or line break) then a comma: names
+/// come from users.
+inline void cell(std::string& out, std::string_view text) {
+  model::append_csv_field(out, text);
   out += ',';
 }
 

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <string>
+
+#include "sim/model/limits.hpp"
 
 namespace acme::model {
 namespace {
@@ -50,57 +53,107 @@ void civil_from_days(std::int64_t z, std::int64_t& y, unsigned& m, unsigned& d) 
   y = static_cast<std::int64_t>(yoe) + era * YEARS_PER_ERA + (m <= 2 ? 1 : 0);
 }
 
-std::optional<double> parse_datetime(std::string_view text, double default_offset_s) {
-  // YYYY-MM-DD[ T]HH:MM:SS[.fff][(+|-)HH:MM|Z]
-  int year = 0;
-  int month = 0;
-  int day = 0;
-  int hour = 0;
-  int minute = 0;
-  int second = 0;
+namespace {
+
+constexpr int MAX_MONTH = 12;
+constexpr int MAX_HOUR = 23;
+constexpr int MAX_MINUTE = 59;
+constexpr int MAX_SECOND = 60; // a leap second
+constexpr int FEBRUARY = 2;
+
+int days_in_month(int year, int month) {
+  constexpr int DAYS[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == FEBRUARY && leap ? DAYS[1] + 1 : DAYS[month - 1];
+}
+
+/// The date and time fields of "YYYY-MM-DD[ T]HH:MM:SS"; false (and `why`) when malformed or not a real date.
+bool read_fields(std::string_view text, int (&f)[6], std::string& why) {
   constexpr std::size_t MIN_LEN = 19;
+  constexpr std::size_t POS[6] = {0, 5, 8, 11, 14, 17};
+  constexpr std::size_t LEN[6] = {4, 2, 2, 2, 2, 2};
   if (text.size() < MIN_LEN || text[4] != '-' || text[7] != '-' || (text[10] != ' ' && text[10] != 'T') ||
       text[13] != ':' || text[16] != ':') {
+    why = "not a date-time";
+    return false;
+  }
+  for (std::size_t i = 0; i < 6; ++i) {
+    if (!read_int(text, POS[i], LEN[i], f[i]) || f[i] < 0) {
+      why = "not a date-time";
+      return false;
+    }
+  }
+  auto [year, month, day, hour, minute, second] = f;
+  if (month < 1 || month > MAX_MONTH || day < 1 || day > days_in_month(year, month)) {
+    why = "no such date";
+    return false;
+  }
+  if (hour > MAX_HOUR || minute > MAX_MINUTE || second > MAX_SECOND) {
+    why = "no such time of day";
+    return false;
+  }
+  if (year < limits::MIN_YEAR || year > limits::MAX_YEAR) {
+    why = "a year outside " + std::to_string(limits::MIN_YEAR) + ".." + std::to_string(limits::MAX_YEAR);
+    return false;
+  }
+  return true;
+}
+
+/// The UTC offset after the seconds ("", "Z", "+HH:MM"); false (and `why`) when malformed or beyond 14:00.
+bool read_offset(std::string_view rest, double& offset, std::string& why) {
+  if (rest.empty()) {
+    return true;
+  }
+  if (rest == "Z") {
+    offset = 0.0;
+    return true;
+  }
+  int oh = 0;
+  int om = 0;
+  constexpr std::size_t OFFSET_LEN = 6;
+  if (rest.size() != OFFSET_LEN || (rest[0] != '+' && rest[0] != '-') || rest[3] != ':' || !read_int(rest, 1, 2, oh) ||
+      !read_int(rest, 4, 2, om) || oh < 0 || om < 0 || om > MAX_MINUTE) {
+    why = "not a date-time";
+    return false;
+  }
+  offset = (rest[0] == '-' ? -1.0 : 1.0) * (oh * SECONDS_PER_HOUR_I + om * SECONDS_PER_MINUTE_I);
+  if (std::fabs(offset) > limits::MAX_UTC_OFFSET_S) {
+    why = "a UTC offset beyond +-14:00";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<double> parse_datetime(std::string_view text, double default_offset_s, std::string* why) {
+  // YYYY-MM-DD[ T]HH:MM:SS[.fff][(+|-)HH:MM|Z]
+  std::string reason;
+  int f[6] = {};
+  if (!read_fields(text, f, reason)) {
+    if (why != nullptr) {
+      *why = reason;
+    }
     return std::nullopt;
   }
-  if (!read_int(text, 0, 4, year) || !read_int(text, 5, 2, month) || !read_int(text, 8, 2, day) ||
-      !read_int(text, 11, 2, hour) || !read_int(text, 14, 2, minute) || !read_int(text, 17, 2, second)) {
-    return std::nullopt;
-  }
-  constexpr int MAX_MONTH = 12;
-  constexpr int MAX_DAY = 31;
-  constexpr int MAX_HOUR = 23;
-  constexpr int MAX_MINUTE = 59;
-  constexpr int MAX_SECOND = 60;
-  if (month < 1 || month > MAX_MONTH || day < 1 || day > MAX_DAY || hour > MAX_HOUR || minute > MAX_MINUTE ||
-      second > MAX_SECOND) {
-    return std::nullopt;
-  }
-  std::size_t pos = MIN_LEN;
+  constexpr std::size_t FRACTION_AT = 19;
+  std::size_t pos = FRACTION_AT;
   double fraction = 0.0;
   if (pos < text.size() && text[pos] == '.') {
-    std::size_t start = pos;
-    ++pos;
+    std::size_t start = pos++;
     while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
       ++pos;
     }
     std::from_chars(text.data() + start, text.data() + pos, fraction);
   }
   double offset = default_offset_s;
-  if (pos < text.size()) {
-    if (text[pos] == 'Z' && pos + 1 == text.size()) {
-      offset = 0.0;
-    } else if ((text[pos] == '+' || text[pos] == '-') && text.size() - pos == 6 && text[pos + 3] == ':') {
-      int oh = 0;
-      int om = 0;
-      if (!read_int(text, pos + 1, 2, oh) || !read_int(text, pos + 4, 2, om)) {
-        return std::nullopt;
-      }
-      offset = (text[pos] == '-' ? -1.0 : 1.0) * (oh * SECONDS_PER_HOUR_I + om * SECONDS_PER_MINUTE_I);
-    } else {
-      return std::nullopt;
+  if (!read_offset(text.substr(pos), offset, reason)) {
+    if (why != nullptr) {
+      *why = reason;
     }
+    return std::nullopt;
   }
+  auto [year, month, day, hour, minute, second] = f;
   std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   double local = static_cast<double>(days * SECONDS_PER_DAY_I + hour * SECONDS_PER_HOUR_I +
                                      minute * SECONDS_PER_MINUTE_I + second) +

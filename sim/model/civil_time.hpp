@@ -9,8 +9,10 @@
 namespace acme::model {
 
 /// Unix seconds of a date-time with an explicit offset: "2023-03-01 00:18:22+08:00" (also with 'T',
-/// fractional seconds, "Z", or no offset, which means `default_offset_s`). nullopt when malformed.
-std::optional<double> parse_datetime(std::string_view text, double default_offset_s = 0.0);
+/// fractional seconds, "Z", or no offset, which means `default_offset_s`). nullopt when malformed, when the
+/// date does not exist (2023-02-29), its year is outside limits::MIN_YEAR..MAX_YEAR or its offset beyond
+/// +-14:00; `why` (when given) then says which ("no such date").
+std::optional<double> parse_datetime(std::string_view text, double default_offset_s = 0.0, std::string* why = nullptr);
 
 /// "2023-03-01 00:18:22+08:00" for Unix seconds shown in the zone `offset_s` (whole seconds, floored).
 /// Writes into `out` (at least 26 chars) and returns the length; no allocation.

@@ -50,6 +50,8 @@ std::string_view to_string(RejectReason reason) {
     return "more CPU cores than the CPU pool has";
   case RejectReason::BY_POLICY:
     return "rejected by the scheduling policy";
+  case RejectReason::MODEL_TOO_LARGE:
+    return "a model larger than the memory of the GPUs it may use";
   }
   return "";
 }

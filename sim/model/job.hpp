@@ -31,7 +31,7 @@ enum class FailureCategory : std::uint8_t { NONE, INFRASTRUCTURE, FRAMEWORK, SCR
 inline constexpr std::uint32_t MILLI_PER_GPU = 1000;
 
 /// Why a job was rejected at submission instead of being queued.
-enum class RejectReason : std::uint8_t { NONE, TOO_MANY_GPUS, TOO_MANY_CPUS, BY_POLICY };
+enum class RejectReason : std::uint8_t { NONE, TOO_MANY_GPUS, TOO_MANY_CPUS, BY_POLICY, MODEL_TOO_LARGE };
 
 std::string_view to_string(JobType type);
 /// The type as AcmeTrace spells it in its job traces ("Eval" for evaluation jobs; the other types are
@@ -71,8 +71,11 @@ struct JobSpec {
   FailureCategory failure = FailureCategory::NONE; ///< cause, when final_state counts as failed
   std::string name;                                ///< job id as written in the trace
   std::uint64_t eval_batch = 0;                    ///< evaluation request (model checkpoint) it belongs to; 0: none
-  std::uint32_t dataset = 0;                       ///< evaluation dataset index within the catalogue
-  std::shared_ptr<const TaskPlan> plan;            ///< phases to run (evaluation); null: plain computation
+  /// Set by a workload for a job that can never run (its model does not fit its GPUs' memory): the job is
+  /// rejected with this reason when submitted, like a job wider than its cluster.
+  RejectReason unfit = RejectReason::NONE;
+  std::uint32_t dataset = 0;            ///< evaluation dataset index within the catalogue
+  std::shared_ptr<const TaskPlan> plan; ///< phases to run (evaluation); null: plain computation
 
   bool is_cpu_job() const { return gpus == 0; }
   /// Takes a fraction of one GPU that other fractional jobs may share.

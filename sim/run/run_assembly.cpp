@@ -1,26 +1,37 @@
 #include "sim/run/run_assembly.hpp"
 
 #include <chrono>
-#include <filesystem>
+#include <cmath>
 
 #include "policies/builtin.hpp"
 #include "policies/python/register_python.hpp"
 #include "sim/config/faults.hpp"
 #include "sim/model/error.hpp"
+#include "sim/model/limits.hpp"
 #include "sim/model/name_table.hpp"
+#include "sim/model/units.hpp"
 #include "workloads/eval/eval_request_workload.hpp"
-#include <unistd.h>
+#include "workloads/synthetic/synthetic_options.hpp"
 
 namespace acme::run {
 namespace {
 
-void prepare_output(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || ::access(dir.c_str(), W_OK) != 0) {
-    throw ConfigError(Location{"acme-sim run", 0, 0}, "",
-                      "-o " + dir + ": cannot write to this folder" + (ec ? " (" + ec.message() + ")" : "") +
-                          "; expected a writable output folder");
+/// A synthetic workload's time series (samples x clusters) is known before the run: within
+/// limits::MAX_TIMESERIES_ROWS, or the config is refused at once (the sampler stops any other run there).
+void check_timeseries_rows(const config::Config& cfg) {
+  const config::Node& section = cfg.workload;
+  if (!section.is_map() || !section["kind"].is_scalar() || section["kind"].as_string() != "synthetic") {
+    return;
+  }
+  double days = workloads::synthetic::parse_synthetic_options(cfg, section).days;
+  double rows = std::ceil(days * model::SECONDS_PER_DAY / cfg.output.timeseries_interval_s) *
+                static_cast<double>(cfg.clusters.size());
+  if (rows > static_cast<double>(model::limits::MAX_TIMESERIES_ROWS)) {
+    throw ConfigError(cfg.output.timeseries_interval_where, "output.timeseries_interval",
+                      number_text(days) + " days of " + std::to_string(cfg.clusters.size()) +
+                          " clusters sampled every " + number_text(cfg.output.timeseries_interval_s) + " s are " +
+                          number_text(rows) + " rows of timeseries.csv; expected at most " +
+                          std::to_string(model::limits::MAX_TIMESERIES_ROWS) + " (a longer interval)");
   }
 }
 
@@ -41,10 +52,10 @@ AssembledRun::AssembledRun(const config::Config& config, RunSetup setup) : parts
   p.config = &config;
   std::unique_ptr<workloads::WorkloadSource> workload = std::move(setup.workload);
   if (!workload) {
+    check_timeseries_rows(config);
     workload = workloads::make_workload(workloads::WorkloadContext{&config, &p.users, &p.registries.eval_dispatches,
                                                                    workloads::eval::eval_cluster_shapes(config)});
   }
-  prepare_output(setup.out_dir);
   p.workload = workload.get();
   p.recorder =
       std::make_unique<metrics::Recorder>(recorder_options(config, setup.out_dir, workload->epoch_unix_s()), p.users);

@@ -120,7 +120,7 @@ Plan read_plan(const std::string& study_dir) {
     throw ConfigError(Location{path, 0, 0}, "",
                       "cannot read; expected a study folder written by acme-sim sweep (with study.json)");
   }
-  config::Node json = config::load_yaml_text(text, path);
+  config::Node json = config::load_json_text(text, path);
   if (!json.is_map() || json["format"].as_string() != PLAN_FORMAT) {
     json.fail(std::string("expected a study.json of format ") + PLAN_FORMAT);
   }

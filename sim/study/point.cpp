@@ -23,7 +23,7 @@ std::vector<std::vector<config::Override>> combinations(const Study& study) {
       for (std::size_t i = 0; i < count; ++i) {
         auto extended = combo;
         for (const Axis* axis : axes) {
-          extended.push_back({axis->key_path, axis->values[i]});
+          extended.push_back({axis->key_path, axis->values[i], axis->value_where[i]});
         }
         next.push_back(std::move(extended));
       }

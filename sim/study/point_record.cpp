@@ -44,15 +44,22 @@ std::string point_json_text(const Point& point, const PointRecord& record, const
   return text + "]\n}\n";
 }
 
-std::optional<PointRecord> read_point_record(const std::string& points_dir, const Point& point) {
+std::optional<PointRecord> read_point_record(const std::string& points_dir, const Point& point, std::string* damage) {
   fs::path dir = fs::path(points_dir) / point.id;
   std::string text;
+  std::error_code ec;
   if (!read_text_file((dir / POINT_FILE).string(), text)) {
+    if (damage != nullptr && fs::exists(dir, ec)) {
+      *damage = (dir / POINT_FILE).string() + ": cannot read (the point's run did not finish)";
+    }
     return std::nullopt;
   }
   try {
-    config::Node json = config::load_yaml_text(text, (dir / POINT_FILE).string());
+    config::Node json = config::load_json_text(text, (dir / POINT_FILE).string());
     if (!json.is_map() || !same_point(json, point)) {
+      if (damage != nullptr) {
+        *damage = (dir / POINT_FILE).string() + ": describes another point than " + point.id;
+      }
       return std::nullopt;
     }
     PointRecord record;
@@ -64,19 +71,26 @@ std::optional<PointRecord> read_point_record(const std::string& points_dir, cons
     if (record.status == STATUS_OK) {
       record.metrics = load_summary_metrics((dir / SUMMARY_FILE).string());
     } else if (record.status != STATUS_FAILED) {
-      return std::nullopt;
+      json["status"].fail("unknown status \"" + record.status + "\"; expected ok or failed");
     }
     return record;
-  } catch (const ConfigError&) {
+  } catch (const ConfigError& e) {
+    if (damage != nullptr) {
+      *damage = e.what();
+    }
     return std::nullopt; // a damaged point folder: the point runs again
   }
 }
 
-std::map<std::string, PointRecord> read_point_records(const std::string& points_dir, const std::vector<Point>& points) {
+std::map<std::string, PointRecord> read_point_records(const std::string& points_dir, const std::vector<Point>& points,
+                                                      std::map<std::string, std::string>* damaged) {
   std::map<std::string, PointRecord> records;
   for (const auto& point : points) {
-    if (auto record = read_point_record(points_dir, point)) {
+    std::string damage;
+    if (auto record = read_point_record(points_dir, point, &damage)) {
       records.emplace(point.id, std::move(*record));
+    } else if (damaged != nullptr && !damage.empty()) {
+      damaged->emplace(point.id, damage);
     }
   }
   return records;

@@ -31,9 +31,13 @@ std::string point_json_text(const Point& point, const PointRecord& record, const
 
 /// Reads points_dir/<id>/ back. Nothing when the folder is absent, its point.json is unreadable or
 /// describes another point, or it claims success without a readable summary.json: such a point runs again.
-std::optional<PointRecord> read_point_record(const std::string& points_dir, const Point& point);
+/// `damage` (when given) then says what is wrong with a folder that is there ("" when it is absent).
+std::optional<PointRecord> read_point_record(const std::string& points_dir, const Point& point,
+                                             std::string* damage = nullptr);
 
-/// The records of `points` found under points_dir (absent ones are left out).
-std::map<std::string, PointRecord> read_point_records(const std::string& points_dir, const std::vector<Point>& points);
+/// The records of `points` found under points_dir (absent ones are left out); `damaged` (when given)
+/// receives, per point whose folder is there but unusable, what is wrong with it.
+std::map<std::string, PointRecord> read_point_records(const std::string& points_dir, const std::vector<Point>& points,
+                                                      std::map<std::string, std::string>* damaged = nullptr);
 
 } // namespace acme::study

@@ -108,6 +108,22 @@ PointRecord outcome(const ChildResult& child, const fs::path& temp_dir) {
   return record;
 }
 
+/// A worker names an override it was given as "--set key=value"; the point's overrides came from the study
+/// file: its error names the study's line instead.
+std::string relocate_error(std::string error, const Point& point) {
+  for (const auto& o : point.overrides) {
+    if (o.where.file.empty()) {
+      continue;
+    }
+    std::string given = config::override_location(config::Override{o.key_path, o.value}).file + ": ";
+    std::string study = format_located(o.where, "", "");
+    for (auto at = error.find(given); at != std::string::npos; at = error.find(given, at + study.size())) {
+      error.replace(at, given.size(), study);
+    }
+  }
+  return error;
+}
+
 /// Renames the finished temporary folder over points_dir/<id> (an earlier failed attempt is moved
 /// aside first: rename(2) cannot replace a non-empty folder).
 void publish(const fs::path& temp_dir, const fs::path& final_dir, const fs::path& old_dir) {
@@ -143,6 +159,7 @@ PointRecord run_point(const WorkerCommand& worker, const std::string& base_confi
   auto start = std::chrono::steady_clock::now();
   ChildResult child = spawn_and_wait(argv, (temp_dir / STDERR_FILE).string());
   PointRecord record = outcome(child, temp_dir);
+  record.error = relocate_error(std::move(record.error), point);
   record.id = point.id;
   record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // point.json names the folder the point ends up in, not the temporary one it ran in.

@@ -105,7 +105,7 @@ Baseline load_baseline(const std::string& path) {
     throw ConfigError(Location{path, 0, 0}, "",
                       "cannot read the baseline; expected a JSON file written by acme-sim check --update");
   }
-  config::Node root = config::load_yaml_text(text, path);
+  config::Node root = config::load_json_text(text, path);
   if (!root.is_map()) {
     root.fail("expected a baseline: a JSON object written by acme-sim check --update");
   }

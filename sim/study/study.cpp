@@ -6,6 +6,7 @@
 #include <set>
 
 #include "sim/config/node.hpp"
+#include "sim/model/limits.hpp"
 
 namespace acme::study {
 namespace {
@@ -49,7 +50,11 @@ Axis parse_axis(const config::Node& map, const std::string& key, bool distinct) 
   if (!list.is_sequence() || list.size() == 0) {
     list.fail("expected a non-empty list of values, e.g. [fifo, easy_backfill]");
   }
-  Axis axis{key, {}, list.location()};
+  if (list.size() > model::limits::MAX_STUDY_POINTS) {
+    list.fail("expected at most " + std::to_string(model::limits::MAX_STUDY_POINTS) + " values, got " +
+              std::to_string(list.size()));
+  }
+  Axis axis{key, {}, list.location(), {}};
   std::set<std::string> seen;
   for (std::size_t i = 0; i < list.size(); ++i) {
     std::string text = value_text(list.at(i));
@@ -57,6 +62,7 @@ Axis parse_axis(const config::Node& map, const std::string& key, bool distinct) 
       list.at(i).fail("value \"" + text + "\" appears twice; expected distinct values");
     }
     axis.values.push_back(text);
+    axis.value_where.push_back(list.at(i).location());
   }
   return axis;
 }
@@ -118,14 +124,7 @@ std::vector<ZipGroup> parse_zips(const config::Node& zip) {
 std::uint64_t config_seed(const std::string& config_path) {
   config::Node root = config::load_yaml_file(config_path);
   config::Node seed = root["seed"];
-  if (!seed.is_defined()) {
-    return 0; // the config loader's default seed
-  }
-  std::int64_t value = seed.as_int();
-  if (value < 0) {
-    seed.fail("expected a non-negative integer, got " + std::to_string(value));
-  }
-  return static_cast<std::uint64_t>(value);
+  return seed.is_defined() ? seed.as_u64() : 0; // 0: the config loader's default seed
 }
 
 std::vector<std::uint64_t> parse_seeds(const config::Node& seeds, const std::string& config_path) {
@@ -133,27 +132,24 @@ std::vector<std::uint64_t> parse_seeds(const config::Node& seeds, const std::str
     return {config_seed(config_path)};
   }
   std::vector<std::uint64_t> out;
+  constexpr auto MAX_SEEDS = static_cast<std::uint32_t>(model::limits::MAX_SEEDS);
   if (seeds.is_scalar()) {
-    std::int64_t count = seeds.as_int();
-    if (count < 1) {
-      seeds.fail("expected a positive number of replicas (seeds 1..N) or a list of seeds, got " +
-                 std::to_string(count));
-    }
-    for (std::int64_t s = 1; s <= count; ++s) {
-      out.push_back(static_cast<std::uint64_t>(s));
+    std::uint32_t count = seeds.as_count_upto(MAX_SEEDS); // replicas: seeds 1..N
+    for (std::uint32_t s = 1; s <= count; ++s) {
+      out.push_back(s);
     }
     return out;
   }
-  if (!seeds.is_sequence() || seeds.size() == 0) {
-    seeds.fail("expected a number of replicas or a non-empty list of seeds");
+  if (!seeds.is_sequence() || seeds.size() == 0 || seeds.size() > MAX_SEEDS) {
+    seeds.fail("expected a number of replicas or a non-empty list of at most " + std::to_string(MAX_SEEDS) + " seeds");
   }
-  std::set<std::int64_t> seen;
+  std::set<std::uint64_t> seen;
   for (std::size_t i = 0; i < seeds.size(); ++i) {
-    std::int64_t seed = seeds.at(i).as_int();
-    if (seed < 0 || !seen.insert(seed).second) {
-      seeds.at(i).fail("expected distinct non-negative integers, got " + std::to_string(seed));
+    std::uint64_t seed = seeds.at(i).as_u64();
+    if (!seen.insert(seed).second) {
+      seeds.at(i).fail("seed " + std::to_string(seed) + " appears twice; expected distinct seeds");
     }
-    out.push_back(static_cast<std::uint64_t>(seed));
+    out.push_back(seed);
   }
   return out;
 }
@@ -166,7 +162,7 @@ std::vector<config::Override> parse_fixed(const config::Node& set) {
   set.expect_map();
   for (const auto& key : set.keys()) {
     check_key(set, key);
-    fixed.push_back({key, value_text(set[key])});
+    fixed.push_back({key, value_text(set[key]), set[key].location()});
   }
   return fixed;
 }
@@ -190,6 +186,21 @@ void check_unique_keys(const Study& study, const config::Node& root) {
     for (const auto& axis : group.axes) {
       claim(axis.key_path, axis.where, "zip");
     }
+  }
+}
+
+/// grid x zip x seeds stays within limits::MAX_STUDY_POINTS (counted before any point is made).
+void check_point_count(const Study& study, const config::Node& root) {
+  double points = static_cast<double>(study.seeds.size());
+  for (const auto& axis : study.grid) {
+    points *= static_cast<double>(axis.values.size());
+  }
+  for (const auto& group : study.zips) {
+    points *= static_cast<double>(group.axes.front().values.size());
+  }
+  if (points > static_cast<double>(model::limits::MAX_STUDY_POINTS)) {
+    root.fail("the study has " + number_text(points) + " points (grid x zip x seeds); expected at most " +
+              std::to_string(model::limits::MAX_STUDY_POINTS));
   }
 }
 
@@ -272,6 +283,7 @@ Study parse_study(const config::Node& root, const std::string& display_name, con
   study.zips = parse_zips(root["zip"]);
   study.seeds = parse_seeds(root["seeds"], study.base_config);
   check_unique_keys(study, root);
+  check_point_count(study, root);
   study.labels = parse_labels(root["labels"], study);
   return study;
 }

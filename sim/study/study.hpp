@@ -13,7 +13,8 @@ namespace acme::study {
 struct Axis {
   std::string key_path;
   std::vector<std::string> values;
-  Location where; ///< of the key in the study file, for errors
+  Location where;                    ///< of the key in the study file, for errors
+  std::vector<Location> value_where; ///< of each value: errors in a point's config name its line
 };
 
 /// Axes varied together: the i-th point takes the i-th value of every axis (equal lengths).

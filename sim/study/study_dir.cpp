@@ -77,7 +77,7 @@ MergedStudy read_merge_inputs(const std::vector<std::string>& input_dirs) {
               "holds another study than " + first_dir + " (different points or axes); expected shards of one study");
     }
     std::string points_dir = (fs::path(dir) / POINTS_DIR).string();
-    for (auto& [id, record] : read_point_records(points_dir, plan.points)) {
+    for (auto& [id, record] : read_point_records(points_dir, plan.points, &merged.damaged)) {
       auto it = merged.records.find(id);
       if (it == merged.records.end() || better(record, it->second)) {
         merged.source_dir[id] = (fs::path(points_dir) / id).string();

@@ -29,6 +29,7 @@ struct MergedStudy {
   Plan plan; ///< shard cleared
   std::map<std::string, PointRecord> records;
   std::map<std::string, std::string> source_dir; ///< point id -> the points/<id> folder its record came from
+  std::map<std::string, std::string> damaged;    ///< point id -> what is wrong with its folder (no record)
 };
 
 /// Reads every input's study.json (all must describe the same study) and point folders. Throws

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -20,52 +21,6 @@ std::string format_number(double value) {
   std::array<char, BUFFER> buffer{};
   auto [end, ec] = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
   return ec == std::errc() ? std::string(buffer.data(), end) : std::string("nan");
-}
-
-std::string json_quote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        std::array<char, 8> hex{};
-        std::snprintf(hex.data(), hex.size(), "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        out += hex.data();
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + "\"";
-}
-
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
-    return std::string(text);
-  }
-  std::string out = "\"";
-  for (char c : text) {
-    out += c;
-    if (c == '"') {
-      out += '"';
-    }
-  }
-  return out + "\"";
 }
 
 std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t max_bytes) {
@@ -91,6 +46,10 @@ std::string tail_lines(std::string_view text, std::size_t max_lines, std::size_t
 }
 
 bool read_text_file(const std::string& path, std::string& text) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return false; // missing, or a folder (which std::ifstream would open and read as empty)
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return false;

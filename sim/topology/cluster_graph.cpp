@@ -24,8 +24,8 @@ ClusterGraph::ClusterGraph(const config::Config& config) {
   // The clusters' spine layers are joined in a chain by backbone links.
   for (std::size_t c = 1; c < clusters_.size(); ++c) {
     add_edge(clusters_[c - 1].spine, clusters_[c].spine, LinkKind::BACKBONE,
-             "backbone-" + clusters_[c - 1].name + "-" + clusters_[c].name, config.interconnect.bw_Bps,
-             config.interconnect.latency_s);
+             "backbone-" + clusters_[c - 1].platform_name + "-" + clusters_[c].platform_name,
+             config.interconnect.bw_Bps, config.interconnect.latency_s);
   }
 }
 
@@ -40,6 +40,10 @@ void ClusterGraph::add_edge(Vertex a, Vertex b, LinkKind kind, std::string name,
 void ClusterGraph::add_cluster(const config::ClusterConfig& cfg, model::ClusterId id) {
   ClusterVertices cv;
   cv.name = cfg.name;
+  // Platform names are made of the cluster's index, never of the user's name: "c0-spine" cannot clash
+  // with a cluster called "c0-spine", nor with the root zone.
+  cv.platform_name = "c" + std::to_string(model::to_index(id));
+  const std::string& prefix = cv.platform_name;
   cv.nvlink_bw_Bps = cfg.nvlink_bw_Bps;
   cv.cpu_cores_per_node = cfg.cpu_cores_per_node;
   cv.gpus_per_node = cfg.gpus_per_node;
@@ -47,25 +51,25 @@ void ClusterGraph::add_cluster(const config::ClusterConfig& cfg, model::ClusterI
   cv.storage_latency_s = cfg.storage.latency_s;
   const auto& net = cfg.network;
   double lat = net.link_latency_s;
-  cv.spine = add_vertex(VertexKind::SPINE, cfg.name + "-spine", id, 0);
+  cv.spine = add_vertex(VertexKind::SPINE, prefix + "-spine", id, 0);
   std::uint32_t leaves = (cfg.nodes + net.nodes_per_leaf - 1) / net.nodes_per_leaf;
   for (std::uint32_t l = 0; l < leaves; ++l) {
-    Vertex leaf = add_vertex(VertexKind::LEAF, numbered(cfg.name, "leaf", l), id, l);
+    Vertex leaf = add_vertex(VertexKind::LEAF, numbered(prefix, "leaf", l), id, l);
     cv.leaves.push_back(leaf);
-    add_edge(leaf, cv.spine, LinkKind::LEAF_UPLINK, numbered(cfg.name, "leaf", l) + "-up", net.leaf_uplink_bw_Bps, lat);
+    add_edge(leaf, cv.spine, LinkKind::LEAF_UPLINK, numbered(prefix, "leaf", l) + "-up", net.leaf_uplink_bw_Bps, lat);
   }
-  cv.storage = add_vertex(VertexKind::STORAGE, cfg.name + "-storage", id, 0);
+  cv.storage = add_vertex(VertexKind::STORAGE, prefix + "-storage", id, 0);
   cv.has_storage_net = net.storage_nics_per_node > 0;
   if (cv.has_storage_net) {
-    cv.storage_net = add_vertex(VertexKind::STORAGE_NET, cfg.name + "-storage-net", id, 0);
-    add_edge(cv.storage_net, cv.storage, LinkKind::STORAGE_PORT, cfg.name + "-storage-port", cfg.storage.port_bw_Bps,
+    cv.storage_net = add_vertex(VertexKind::STORAGE_NET, prefix + "-storage-net", id, 0);
+    add_edge(cv.storage_net, cv.storage, LinkKind::STORAGE_PORT, prefix + "-storage-port", cfg.storage.port_bw_Bps,
              lat);
   } else {
-    add_edge(cv.spine, cv.storage, LinkKind::STORAGE_PORT, cfg.name + "-storage-port", cfg.storage.port_bw_Bps, lat);
+    add_edge(cv.spine, cv.storage, LinkKind::STORAGE_PORT, prefix + "-storage-port", cfg.storage.port_bw_Bps, lat);
   }
   for (std::uint32_t n = 0; n < cfg.nodes; ++n) {
     std::uint32_t leaf = n / net.nodes_per_leaf;
-    std::string name = numbered(cfg.name, "n", n);
+    std::string name = numbered(prefix, "n", n);
     Vertex node = add_vertex(VertexKind::NODE, name, id, n);
     cv.nodes.push_back(node);
     cv.leaf_of_node.push_back(leaf);

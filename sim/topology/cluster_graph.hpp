@@ -41,7 +41,8 @@ using Vertex = Graph::vertex_descriptor;
 
 /// Where a cluster's parts sit in the graph.
 struct ClusterVertices {
-  std::string name;
+  std::string name;          ///< the cluster's name in the config
+  std::string platform_name; ///< "c<index>": the prefix of every platform name (vertices, edges, zones)
   std::vector<Vertex> nodes;
   std::vector<Vertex> node_storage; ///< empty unless the cluster has dedicated storage NICs
   std::vector<Vertex> leaves;

@@ -127,7 +127,8 @@ std::vector<policies::EvalDataset> parse_catalogue(std::string_view text, const 
 std::vector<policies::EvalDataset> load_catalogue(const std::string& path) {
   csv::LineReader lines = csv::LineReader::from_file(path);
   if (!lines.is_open()) {
-    throw ConfigError(Location{path, 0, 0}, "", "cannot open the dataset catalogue; expected a CSV file");
+    throw ConfigError(Location{path, 0, 0}, "",
+                      "cannot open the dataset catalogue: " + lines.open_problem() + "; expected a CSV file");
   }
   return parse(csv::CsvReader(std::move(lines), CATALOGUE_CSV));
 }

@@ -4,6 +4,7 @@
 
 #include "sim/model/civil_time.hpp"
 #include "sim/model/error.hpp"
+#include "sim/model/text_escape.hpp"
 
 namespace acme::workloads {
 namespace {
@@ -30,7 +31,7 @@ std::uint32_t AcmeTraceReader::count(std::size_t c) const {
   if (!value || *value < 0 || *value != std::floor(*value)) {
     bad(c, "expected a non-negative integer, got \"" + std::string(text) + "\"");
   }
-  return static_cast<std::uint32_t>(*value);
+  return check_trace_gpus(*value, COLUMNS[c].name, text);
 }
 
 double AcmeTraceReader::time(std::size_t c) const {
@@ -38,10 +39,13 @@ double AcmeTraceReader::time(std::size_t c) const {
   if (text.empty() && !COLUMNS[c].required) {
     return model::UNKNOWN_TIME_S;
   }
-  auto t = model::parse_datetime(text, file().utc_offset_s);
+  std::string why;
+  auto t = model::parse_datetime(text, file().utc_offset_s, &why);
   if (!t) {
-    bad(c, "expected a date-time such as \"2023-03-01 00:18:22+08:00\", got \"" + std::string(text) + "\"");
+    bad(c,
+        "expected a date-time such as \"2023-03-01 00:18:22+08:00\", got \"" + std::string(text) + "\" (" + why + ")");
   }
+  check_trace_time(*t, COLUMNS[c].name, text);
   return *t;
 }
 
@@ -71,7 +75,7 @@ std::optional<model::JobSpec> AcmeTraceReader::parse_row() {
   if (!duration || *duration < 0 || !std::isfinite(*duration)) {
     bad(DURATION, "expected a duration in seconds >= 0, got \"" + std::string(field(DURATION)) + "\"");
   }
-  job.duration_s = *duration;
+  job.duration_s = check_trace_duration(*duration, COLUMNS[DURATION].name, field(DURATION));
   if (job.recorded_start_s != model::UNKNOWN_TIME_S && job.recorded_start_s < job.submit_time_s) {
     bad(START, "start_time is before submit_time; expected start_time >= submit_time");
   }
@@ -95,9 +99,9 @@ void AcmeRowWriter::append_row(const model::JobSpec& job, const model::NameTable
     }
     out += ',';
   };
-  out += job.name;
+  model::append_csv_field(out, job.name);
   out += ',';
-  out += users.name(job.user);
+  model::append_csv_field(out, users.name(job.user));
   out += ',';
   std::uint32_t nodes = job.nodes;
   out += std::to_string(nodes) + ',' + std::to_string(job.gpus) + ',' + std::to_string(job.cpus) + ',';

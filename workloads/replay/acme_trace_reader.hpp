@@ -19,6 +19,7 @@ public:
 
 private:
   std::optional<model::JobSpec> parse_row() override;
+  const char* id_column() const override { return "job_id"; }
   std::uint32_t count(std::size_t c) const;
   double time(std::size_t c) const;
 };

@@ -28,6 +28,7 @@ double AlibabaPodReader::time(std::size_t c) const {
   if (!value || !std::isfinite(*value) || *value < 0.0) {
     bad(c, "expected seconds >= 0, got \"" + std::string(text) + "\"");
   }
+  check_trace_time(*value, COLUMNS[c].name, text);
   return *value;
 }
 
@@ -64,7 +65,7 @@ std::optional<model::JobSpec> AlibabaPodReader::parse_row() {
   job.cluster = file().cluster;
   job.name = std::string(field(NAME));
   job.user = users().intern(field(QOS));
-  job.gpus = count(NUM_GPU);
+  job.gpus = check_trace_gpus(count(NUM_GPU), COLUMNS[NUM_GPU].name, field(NUM_GPU));
   job.gpu_milli = gpu_milli(job.gpus);
   if (job.gpus == 0) {
     std::uint32_t cpu_milli = count(CPU_MILLI);
@@ -94,7 +95,7 @@ std::optional<model::JobSpec> AlibabaPodReader::parse_row() {
   if (deletion < job.recorded_start_s) {
     bad(DELETION, "deletion_time is before scheduled_time; expected deletion_time >= scheduled_time");
   }
-  job.duration_s = deletion - job.recorded_start_s;
+  job.duration_s = check_trace_duration(deletion - job.recorded_start_s, COLUMNS[DELETION].name, field(DELETION));
   return job;
 }
 

@@ -36,6 +36,7 @@ public:
 private:
   /// The pod as a job, or nullopt for a Pending pod.
   std::optional<model::JobSpec> parse_row() override;
+  const char* id_column() const override { return "name"; }
   std::uint32_t gpu_milli(std::uint32_t gpus) const;
   double time(std::size_t c) const;
   std::uint32_t count(std::size_t c) const;

@@ -17,7 +17,6 @@ constexpr CsvTraceSchema SCHEMA{COLUMNS, "empty trace; expected a header row tim
 // long jobs whose product exceeds double-to-text precision.
 constexpr double GPU_TIME_ABS_TOLERANCE_S = 1.0;
 constexpr double GPU_TIME_REL_TOLERANCE = 1e-6;
-constexpr double MAX_GPUS = 4294967295.0; // fits JobSpec::gpus (uint32)
 
 std::optional<double> finite_number(std::string_view text) {
   auto value = csv::parse_number<double>(text);
@@ -40,18 +39,20 @@ std::optional<model::JobSpec> PhillyTraceReader::parse_row() {
   model::JobSpec job;
   job.cluster = file().cluster;
   job.name = std::to_string(row_number());
-  auto submit = model::parse_datetime(field(TIMESTAMP), file().utc_offset_s);
+  std::string why;
+  auto submit = model::parse_datetime(field(TIMESTAMP), file().utc_offset_s, &why);
   if (!submit) {
-    bad(TIMESTAMP,
-        "expected a date-time such as \"2017-10-09 07:01:55\", got \"" + std::string(field(TIMESTAMP)) + "\"");
+    bad(TIMESTAMP, "expected a date-time such as \"2017-10-09 07:01:55\", got \"" + std::string(field(TIMESTAMP)) +
+                       "\" (" + why + ")");
   }
   job.submit_time_s = *submit;
-  job.duration_s = seconds(DURATION);
+  check_trace_time(job.submit_time_s, COLUMNS[TIMESTAMP].name, field(TIMESTAMP));
+  job.duration_s = check_trace_duration(seconds(DURATION), COLUMNS[DURATION].name, field(DURATION));
   auto gpus = finite_number(field(NUM_GPUS)); // the table may show "8.0"
-  if (!gpus || *gpus < 0.0 || *gpus != std::floor(*gpus) || *gpus > MAX_GPUS) {
+  if (!gpus || *gpus < 0.0 || *gpus != std::floor(*gpus)) {
     bad(NUM_GPUS, "expected a non-negative integer, got \"" + std::string(field(NUM_GPUS)) + "\"");
   }
-  job.gpus = static_cast<std::uint32_t>(*gpus);
+  job.gpus = check_trace_gpus(*gpus, COLUMNS[NUM_GPUS].name, field(NUM_GPUS));
   if (has_column(GPU_TIME)) {
     double gpu_time = seconds(GPU_TIME);
     double expected = job.duration_s * job.gpus;

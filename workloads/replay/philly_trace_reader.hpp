@@ -25,6 +25,7 @@ public:
 
 private:
   std::optional<model::JobSpec> parse_row() override;
+  const char* id_column() const override { return nullptr; } // jobs are named by their row number
   double seconds(std::size_t c) const;
 };
 

@@ -38,7 +38,8 @@ enum Field : std::uint8_t {
   STATUS = 10,
   USER = 11,
 };
-constexpr double UNKNOWN = -1.0; // SWF: -1 marks a missing value
+constexpr double UNKNOWN = -1.0;     // SWF: -1 marks a missing value
+constexpr double MAX_START_S = 1e10; // UnixStartTime: year 2286; job times are bounded after the addition
 
 // SWF status codes (v2.2): 1 completed, 0 failed, 5 cancelled; 2, 3, 4 partial executions (2: to be
 // continued, 3: last partial, completed, 4: last partial, failed); -1 unknown.
@@ -117,7 +118,7 @@ void SwfTraceReader::read_header_line(std::string_view line) {
   std::string_view value = trim(body.substr(colon + 1));
   double t = 0.0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), t);
-  if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(t)) {
+  if (ec != std::errc() || end != value.data() + value.size() || !std::isfinite(t) || std::fabs(t) > MAX_START_S) {
     throw ConfigError(Location{lines_.path(), static_cast<int>(lines_.line_number()), 0}, "",
                       "header UnixStartTime: expected Unix seconds, got \"" + std::string(value) + "\"");
   }
@@ -146,13 +147,15 @@ std::optional<model::JobSpec> SwfTraceReader::parse_row() {
     bad(SUBMIT, "the submit time is unknown (-1); expected seconds since UnixStartTime");
   }
   job.submit_time_s = unix_start_s_ + values_[SUBMIT];
+  check_trace_time(job.submit_time_s, FIELD_NAMES[SUBMIT],
+                   std::string(fields_[SUBMIT]) + " s after UnixStartTime " + number_text(unix_start_s_));
   if (values_[WAIT] != UNKNOWN) {
-    job.recorded_start_s = job.submit_time_s + values_[WAIT];
+    job.recorded_start_s = job.submit_time_s + check_trace_duration(values_[WAIT], FIELD_NAMES[WAIT], fields_[WAIT]);
   }
   if (values_[RUN] == UNKNOWN) {
     bad(RUN, "the run time is unknown (-1); expected seconds >= 0 (a job without one cannot be replayed)");
   }
-  job.duration_s = values_[RUN];
+  job.duration_s = check_trace_duration(values_[RUN], FIELD_NAMES[RUN], fields_[RUN]);
   double procs = values_[ALLOCATED] != UNKNOWN ? values_[ALLOCATED] : values_[REQUESTED_PROCS];
   std::size_t procs_field = values_[ALLOCATED] != UNKNOWN ? ALLOCATED : REQUESTED_PROCS;
   if (procs == UNKNOWN || procs < 1.0 || procs != std::floor(procs)) {
@@ -160,9 +163,10 @@ std::optional<model::JobSpec> SwfTraceReader::parse_row() {
                      "-1), got \"" +
                          std::string(fields_[procs_field]) + "\"");
   }
-  job.gpus = static_cast<std::uint32_t>(procs);
+  job.gpus = check_trace_gpus(procs, FIELD_NAMES[procs_field], fields_[procs_field]);
   if (values_[REQUESTED_TIME] != UNKNOWN) {
-    job.requested_time_s = values_[REQUESTED_TIME];
+    job.requested_time_s =
+        check_trace_duration(values_[REQUESTED_TIME], FIELD_NAMES[REQUESTED_TIME], fields_[REQUESTED_TIME]);
   }
   auto state = state_of(values_[STATUS]);
   if (!state || values_[STATUS] != std::floor(values_[STATUS])) {
@@ -171,6 +175,11 @@ std::optional<model::JobSpec> SwfTraceReader::parse_row() {
   }
   job.final_state = *state;
   return job;
+}
+
+bool SwfTraceReader::may_repeat_id() const {
+  double status = values_.size() > STATUS ? values_[STATUS] : UNKNOWN;
+  return status == STATUS_PARTIAL_CONTINUED || status == STATUS_PARTIAL_COMPLETED || status == STATUS_PARTIAL_FAILED;
 }
 
 bool SwfTraceReader::read_row() {

@@ -42,6 +42,9 @@ private:
   bool read_row() override;
   std::size_t row_line() const override { return lines_.line_number(); }
   std::optional<model::JobSpec> parse_row() override;
+  const char* id_column() const override { return "job_number"; }
+  /// Partial executions (status 2, 3, 4) of one job repeat its number.
+  bool may_repeat_id() const override;
   void read_header_line(std::string_view line);
 
   csv::LineReader lines_;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "sim/csv/line_reader.hpp"
 #include "workloads/workload_source.hpp"
@@ -26,6 +27,16 @@ struct BadRow {
 
 /// Throws BadRow "column "COLUMN": WHAT".
 [[noreturn]] void bad_column(std::string_view column, const std::string& what);
+
+// The bounds every format's jobs meet (sim/model/limits.hpp), checked by each format where it parses the
+// column, so that the message names it. Each throws BadRow.
+
+/// `unix_s` is a time in the years limits::MIN_YEAR..MAX_YEAR.
+void check_trace_time(double unix_s, std::string_view column, std::string_view text);
+/// `seconds` is a duration in [0, limits::MAX_JOB_DURATION_S].
+double check_trace_duration(double seconds, std::string_view column, std::string_view text);
+/// `count` is a whole number of GPUs (or processors) in [0, limits::MAX_JOB_GPUS].
+std::uint32_t check_trace_gpus(double count, std::string_view column, std::string_view text);
 
 /// The row loop every trace format shares: rows one after another, each turned into a job, and the
 /// on_bad_row policy. A format says how lines become rows (read_row: CSV with a header, SWF's blank-separated
@@ -59,10 +70,19 @@ protected:
   /// The row as a job (cluster set, times in Unix seconds); nullopt for a valid row that is not replayed.
   /// Throws BadRow when the row is malformed.
   virtual std::optional<model::JobSpec> parse_row() = 0;
+  /// The column holding a job's id (its name): ids must be present and unique within the file. nullptr
+  /// (the default) when the format numbers the rows itself.
+  virtual const char* id_column() const { return nullptr; }
+  /// Whether the current row may repeat an earlier row's id (SWF partial executions of one job).
+  virtual bool may_repeat_id() const { return false; }
 
 private:
+  void check_id(const model::JobSpec& job);
+
   TraceFile file_;
   std::uint64_t skipped_ = 0;
+  /// Ids seen so far, by a 64-bit hash (8 bytes a job instead of its text), with the line they were on.
+  std::unordered_map<std::uint64_t, std::size_t> ids_;
 };
 
 } // namespace acme::workloads

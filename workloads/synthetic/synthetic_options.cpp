@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "sim/model/civil_time.hpp"
+#include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
 #include "workloads/synthetic/cluster_model.hpp"
 
@@ -23,6 +24,7 @@ constexpr double DEFAULT_PEAK_HOUR = 15.0;         // assumption: mid-afternoon 
 constexpr double DEFAULT_WEEKEND_FACTOR = 0.5;     // Philly 2017 (data/traces/philly_jobs_pollux.csv): ~0.5x
 constexpr double HOURS_PER_DAY = 24.0;
 constexpr std::size_t DATE_ONLY_LENGTH = 10; // "2023-03-01"
+constexpr double MAX_EVAL_BATCH = 10000.0;   // 160x the paper's ~60 datasets per checkpoint
 
 const std::vector<std::string> KEYS = {
     "kind",         "preset", "cluster",         "days",           "scale", "seed",
@@ -55,10 +57,11 @@ double in_range(const config::Node& node, double fallback, double lo, double hi,
 double parse_start(const config::Node& node) {
   std::string text = node.is_defined() ? node.as_string() : DEFAULT_START;
   std::string full = text.size() == DATE_ONLY_LENGTH ? text + " 00:00:00" : text;
-  auto unix_s = model::parse_datetime(full, 0.0);
+  std::string why;
+  auto unix_s = model::parse_datetime(full, 0.0, &why);
   if (!unix_s) {
     node.fail("expected a date such as \"2023-03-01\" or a date-time such as \"2023-03-01 00:00:00+08:00\", got \"" +
-              text + "\"");
+              text + "\" (" + why + ")");
   }
   return *unix_s;
 }
@@ -150,6 +153,12 @@ SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config
   o.preset = parse_preset(section["preset"]);
   o.days = positive(section["days"], DEFAULT_DAYS);
   o.scale = positive(section["scale"], 1.0);
+  if (o.days * o.scale > model::limits::MAX_SYNTHETIC_DAY_SCALE) {
+    // The generator's work and the run's jobs grow with days x scale (183 x 1: about 1.1M jobs).
+    config::Node where = section["days"].is_defined() ? section["days"] : section["scale"];
+    where.fail("days x scale is " + number_text(o.days * o.scale) + "; expected at most " +
+               number_text(model::limits::MAX_SYNTHETIC_DAY_SCALE) + " (about 10 million jobs)");
+  }
   o.seed = cfg.seed;
   if (config::Node seed = section["seed"]; seed.is_defined()) {
     std::int64_t value = seed.as_int();
@@ -161,6 +170,9 @@ SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config
   o.start_unix_s = parse_start(section["start"]);
   o.rhythm = parse_rhythm(section["rhythm"]);
   o.eval_batch_size = positive(section["eval_batch_size"], DEFAULT_EVAL_BATCH);
+  if (o.eval_batch_size > MAX_EVAL_BATCH) {
+    section["eval_batch_size"].fail("expected at most " + number_text(MAX_EVAL_BATCH) + " evaluation jobs per batch");
+  }
   o.resubmit_delay_s = DEFAULT_RESUBMIT_DELAY_S;
   if (config::Node delay = section["resubmit_delay"]; delay.is_defined()) {
     o.resubmit_delay_s = delay.as_duration_s();

@@ -186,10 +186,13 @@ TEST_CASE("config::calibration: bad sections of a run config", "[config][calibra
                         Catch::Contains("run.yaml:2:9: calibration.path: cannot read calibration file "
                                         "\"/configs/nowhere.yaml\""));
   }
-  SECTION("a scalar instead of a mapping") {
+  SECTION("a scalar is the path of a calibration file (`calibration: PATH`)") {
     auto root = load_yaml_text("calibration: fast\n", "run.yaml");
     REQUIRE_THROWS_WITH(load_calibration(root["calibration"], ""),
-                        Catch::Contains("run.yaml:1:14: calibration: expected a mapping"));
+                        Catch::Contains("run.yaml:1:14: calibration: cannot read calibration file \"fast\""));
+    auto spec =
+        load_yaml_text("calibration: " + acme::test::source_path("configs/calibration/a100-spec.yaml"), "run.yaml");
+    REQUIRE(load_calibration(spec["calibration"], "").origin.ends_with("a100-spec.yaml"));
   }
   SECTION("errors inside the file point into the file") {
     const std::string file = acme::test::source_path("configs/calibration/test/negative-read-bw.yaml");

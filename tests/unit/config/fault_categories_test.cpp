@@ -29,7 +29,8 @@ TEST_CASE("config::faults: the fault config numbers the failure categories, the 
 
   // A category the config adds comes after the defaults and before the switch.
   config::Config extra = config::load_config_text(
-      std::string(BASE) + "failures: {categories: {psu: {rate_per_1000_node_days: 1}}}\n", "c.yaml", "/base");
+      std::string(BASE) + "failures: {categories: {psu: {new: true, rate_per_1000_node_days: 1}}}\n", "c.yaml",
+      "/base");
   const config::FailureConfig& g = extra.faults->failures;
   REQUIRE(g.category_count() == 9);
   REQUIRE(g.category_name(7) == "psu");

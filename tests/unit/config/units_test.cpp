@@ -27,3 +27,14 @@ TEST_CASE("config::units: bad units say what is expected", "[config][units]") {
   REQUIRE_FALSE(parse_utc_offset_s("+8h").error.empty());
   REQUIRE_FALSE(parse_utc_offset_s("+15:00").error.empty());
 }
+
+TEST_CASE("config::units: values are bounded after conversion", "[config][units]") {
+  REQUIRE_THAT(parse_bandwidth_Bps("1e308GBps").error, Catch::Contains("expected a bandwidth of at most 1PBps"));
+  REQUIRE_THAT(parse_bandwidth_Bps("inf").error, Catch::Contains("expected a bandwidth such as"));
+  REQUIRE_THAT(parse_bytes("1e30").error, Catch::Contains("at most 1EB"));
+  REQUIRE_THAT(parse_duration_s("1e300").error, Catch::Contains("at most 3650d"));
+  REQUIRE_THAT(parse_power_W("2000MW").error, Catch::Contains("at most 1GW"));
+  REQUIRE(parse_duration_s("3650d").error.empty());
+  REQUIRE_FALSE(parse_utc_offset_s("+14:30").error.empty());
+  REQUIRE(parse_utc_offset_s("-14:00").value == Approx(-14 * 3600.0));
+}

@@ -67,3 +67,15 @@ TEST_CASE("core::sampler: a run ending on a sample time emits it once, with no p
   sampler.sample_until(120.0, true);
   REQUIRE(times == std::vector<double>{60.0, 120.0});
 }
+
+TEST_CASE("core::sampler: a time series past its bound stops the run at the interval's key", "[core][sampler]") {
+  model::ClusterView view(two_nodes());
+  std::uint64_t rows = 0;
+  core::Sampler sampler(
+      1.0, {&view}, [&](const metrics::ClusterSample&) { ++rows; }, Location{"c.yaml", 9, 30});
+  // A clock far ahead (a year-long job sampled every second) reaches the bound, not the end of memory.
+  view.set_now(1e8);
+  REQUIRE_THROWS_WITH(sampler.sample_until(1e8, false),
+                      Catch::Contains("c.yaml:9:30: output.timeseries_interval: timeseries.csv passed 2000000 rows"));
+  REQUIRE(rows == 2000000);
+}

@@ -23,3 +23,18 @@ TEST_CASE("model::civil_time: malformed timestamps are refused", "[model][time]"
     REQUIRE_FALSE(parse_datetime(bad).has_value());
   }
 }
+
+TEST_CASE("model::civil_time: dates that do not exist, far years and wide offsets are refused", "[model][time]") {
+  std::string why;
+  REQUIRE_FALSE(parse_datetime("2023-02-29 00:00:00", 0.0, &why).has_value());
+  REQUIRE(why == "no such date");
+  REQUIRE(parse_datetime("2024-02-29 00:00:00").has_value()); // a leap year
+  REQUIRE_FALSE(parse_datetime("2100-02-29 00:00:00").has_value());
+  REQUIRE_FALSE(parse_datetime("2023-04-31 00:00:00").has_value());
+  REQUIRE_FALSE(parse_datetime("0001-01-01 00:00:00", 0.0, &why).has_value());
+  REQUIRE(why == "a year outside 1970..2199");
+  REQUIRE_FALSE(parse_datetime("2023-03-01 00:00:00+99:00", 0.0, &why).has_value());
+  REQUIRE(why == "a UTC offset beyond +-14:00");
+  REQUIRE(parse_datetime("2023-03-01 00:00:00+14:00").has_value());
+  REQUIRE_FALSE(parse_datetime("2023-03-01 00:00:00+08:60").has_value());
+}

@@ -51,7 +51,8 @@ TEST_CASE("study::runner: points run in parallel child processes; failures are r
     if (a == "bad") {
       REQUIRE(r.status == STATUS_FAILED);
       REQUIRE(r.exit_code == 2);
-      REQUIRE_THAT(r.error, Catch::StartsWith("exit code 2: --set a=bad: unknown value"));
+      // the worker named the --set it was given; the record names the study's line
+      REQUIRE_THAT(r.error, Catch::StartsWith("exit code 2: s.yaml:2:18: unknown value"));
     } else if (a == "crash") {
       REQUIRE(r.status == STATUS_FAILED);
       REQUIRE_THAT(r.error, Catch::Contains("killed by signal 11"));

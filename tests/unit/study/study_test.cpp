@@ -82,7 +82,8 @@ TEST_CASE("study::load: bad study files fail with file:line:col, key and what is
                    Catch::Contains("expected distinct combinations"));
   REQUIRE_THAT(error_of("config: tiny.yaml\nset: {a: 1}\ngrid: {a: [1, 2]}\n"),
                Catch::Contains("grid.a: is set in more than one place"));
-  REQUIRE_THAT(error_of("config: tiny.yaml\nseeds: 0\n"), Catch::Contains("seeds: expected a positive number"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\nseeds: 0\n"),
+               Catch::Contains("seeds: expected a positive integer of at most 10000, got \"0\""));
   REQUIRE_THAT(error_of("config: tiny.yaml\nseeds: [1, 1]\n"), Catch::Contains("expected distinct"));
   REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: {seed: [1, 2]}\n"), Catch::Contains("the seed is set by `seeds:`"));
   REQUIRE_THAT(error_of("config: tiny.yaml\ngrid: {\"a[x]\": [1, 2]}\n"), Catch::Contains("is not a config key path"));

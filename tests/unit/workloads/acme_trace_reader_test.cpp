@@ -81,6 +81,35 @@ TEST_CASE("workloads::acme_trace_reader: malformed rows are located or skipped",
   std::remove(path.c_str());
 }
 
+TEST_CASE("workloads::trace_reader: every format's jobs are within the bounds", "[workloads][acme][errors]") {
+  // Each row is wrong in one way; the shared row loop and its checks name the column.
+  const std::pair<const char*, const char*> rows[] = {
+      {"1,u,1,4294967296,4,SFT,COMPLETED,2023-03-01 00:00:00+08:00,,,10,,",
+       "column \"gpu_num\": expected a whole number"},
+      {"1,u,1,1e20,4,SFT,COMPLETED,2023-03-01 00:00:00+08:00,,,10,,", "column \"gpu_num\": expected a whole number"},
+      {"1,u,1,1,4,SFT,COMPLETED,0001-01-01 00:00:00+08:00,,,10,,", "(a year outside 1970..2199)"},
+      {"1,u,1,1,4,SFT,COMPLETED,2023-02-29 00:00:00+08:00,,,10,,", "(no such date)"},
+      {"1,u,1,1,4,SFT,COMPLETED,2023-03-01 00:00:00+99:00,,,10,,", "(a UTC offset beyond +-14:00)"},
+      {"1,u,1,1,4,SFT,COMPLETED,2023-03-01 00:00:00+08:00,,,1e10,,", "column \"duration\": expected a duration of 0"},
+      {",u,1,1,4,SFT,COMPLETED,2023-03-01 00:00:00+08:00,,,10,,", "column \"job_id\": expected a job id"},
+  };
+  model::NameTable users;
+  for (const auto& [row, expected] : rows) {
+    CAPTURE(row);
+    std::string path = write_temp("bounds.csv", std::string(HEADER) + row + "\n");
+    workloads::AcmeTraceReader reader({.path = path, .users = &users});
+    REQUIRE_THROWS_WITH(reader.next(), Contains(path + ":2: ") && Contains(expected));
+    std::remove(path.c_str());
+  }
+  std::string twice =
+      write_temp("twice.csv", std::string(HEADER) + "7,u,1,1,4,SFT,COMPLETED,2023-03-01 00:00:00+08:00,,,10,,\n"
+                                                    "7,u,1,1,4,SFT,COMPLETED,2023-03-01 00:00:01+08:00,,,10,,\n");
+  workloads::AcmeTraceReader reader({.path = twice, .users = &users});
+  REQUIRE(reader.next().has_value());
+  REQUIRE_THROWS_WITH(reader.next(), Contains(":3: column \"job_id\": job id \"7\" is used twice (first on line 2)"));
+  std::remove(twice.c_str());
+}
+
 TEST_CASE("workloads::acme_trace_reader: a missing column is named", "[workloads][acme][errors]") {
   std::string path = write_temp("nocol.csv", "job_id,user,gpu_num,type,state,duration\n");
   model::NameTable users;

@@ -141,7 +141,7 @@ TEST_CASE("config::nodes_from: a node list gives heterogeneous GPU nodes", "[con
   SECTION("bad rows are located") {
     std::string file = std::string(P_tmpdir) + "/acme-test-alibaba-nodes.csv";
     REQUIRE_THROWS_WITH(load("sn,cpu_milli,memory_mib,gpu,model\na,1,1,8,G2\nb,1,1,eight,G2\n"),
-                        Contains(file + ":3: column \"gpu\": expected a non-negative integer, got \"eight\""));
+                        Contains(file + ":3: column \"gpu\": expected an integer in [0, 1024], got \"eight\""));
     REQUIRE_THROWS_WITH(load("sn,gpu\na,1\na,2\n"),
                         Contains(file + ":3: column \"sn\": node \"a\" is listed twice (first on line 2)"));
     REQUIRE_THROWS_WITH(load("sn,gpu\na,1,2\n"), Contains(file + ":2: expected 2 fields as in the header, got 3"));
