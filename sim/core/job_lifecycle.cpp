@@ -33,6 +33,9 @@ void JobLifecycle::submit(model::JobSpec spec) {
   JobRuntime job;
   job.cluster = spec.cluster;
   parts_.checkpoint->admit(job, spec);
+  if (parts_.traffic != nullptr) {
+    parts_.traffic->admit(job, spec);
+  }
   model::JobId id = spec.id;
   table_.jobs.emplace(id, std::move(job));
   cluster.view.add_job(std::move(spec));

@@ -4,12 +4,13 @@
 
 namespace acme::core {
 
-Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit)
+Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Probe probe)
     : interval_s_(interval_s)
     , next_sample_s_(interval_s)
     , views_(std::move(views))
     , busy_at_last_sample_(views_.size(), 0.0)
-    , emit_(std::move(emit)) {}
+    , emit_(std::move(emit))
+    , probe_(std::move(probe)) {}
 
 void Sampler::sample_until(double time_s, bool inclusive) {
   while (next_sample_s_ < time_s || (inclusive && next_sample_s_ <= time_s)) {
@@ -35,6 +36,9 @@ void Sampler::emit_at(double at_s) {
     s.queued_gpus = view.queued_gpus();
     s.running_jobs = view.running_jobs();
     s.up_nodes = view.up_nodes();
+    if (probe_) {
+      probe_(c, s);
+    }
     emit_(s);
     busy_at_last_sample_[c] = busy_integral;
   }

@@ -12,9 +12,11 @@ namespace acme::core {
 class Sampler {
 public:
   using Emit = std::function<void(const metrics::ClusterSample& sample)>;
+  /// Adds what else is known of cluster `c` at the sample's time (the network model's NIC use).
+  using Probe = std::function<void(std::size_t c, metrics::ClusterSample& sample)>;
 
   /// Samples `views` (cluster c is views[c]) every `interval_s` from time 0.
-  Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit);
+  Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Probe probe = {});
 
   /// Emits the samples of the intervals ending before `time_s`, and at `time_s` when `inclusive`
   /// (the end of the run, which also emits the last, partial interval). The views must be as of
@@ -30,6 +32,7 @@ private:
   std::vector<const model::ClusterView*> views_;
   std::vector<double> busy_at_last_sample_; ///< per cluster: allocated GPU-seconds at the last sample
   Emit emit_;
+  Probe probe_;
 };
 
 } // namespace acme::core

@@ -10,6 +10,7 @@
 #include "sim/metrics/eval_stats.hpp"
 #include "sim/metrics/event_trace.hpp"
 #include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/network_stats.hpp"
 #include "sim/metrics/summary_builder.hpp"
 #include "sim/metrics/text_append.hpp"
 #include "sim/model/civil_time.hpp"
@@ -22,8 +23,11 @@ namespace {
 constexpr const char* JOBS_HEADER =
     "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
     "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
-    "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost\n";
-constexpr const char* TIMESERIES_HEADER = "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes\n";
+    "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost";
+constexpr const char* TIMESERIES_HEADER = "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes";
+// Columns of the fluid network model only: runs without it keep the files they always had.
+constexpr const char* JOBS_NETWORK_COLUMNS = ",tp,pp,dp,comm_slowdown";
+constexpr const char* TIMESERIES_NETWORK_COLUMNS = ",nic_util_mean,nic_idle_share,nic_util_p95,spine_util";
 constexpr std::size_t FLUSH_BYTES = 1 << 20;
 
 } // namespace
@@ -33,7 +37,8 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     , users_(&users)
     , summary_(std::make_unique<SummaryBuilder>(options_.clusters))
     , faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories))
-    , evals_(std::make_unique<EvalStats>(options_.clusters.size())) {
+    , evals_(std::make_unique<EvalStats>(options_.clusters.size()))
+    , network_(std::make_unique<NetworkStats>(options_.clusters.size())) {
   std::filesystem::create_directories(options_.out_dir);
   log::get(log::Category::METRICS)
       .debug("output folder {} (jobs.csv {}, events.csv {}); files appear when the run ends", options_.out_dir,
@@ -41,6 +46,8 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
   if (options_.write_jobs_csv) {
     jobs_file_ = std::make_unique<AtomicFile>(options_.out_dir + "/jobs.csv");
     jobs_buffer_ = JOBS_HEADER;
+    jobs_buffer_ += options_.network_model ? JOBS_NETWORK_COLUMNS : "";
+    jobs_buffer_ += '\n';
   }
   if (options_.write_events) {
     std::vector<std::string> names;
@@ -50,6 +57,8 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     events_ = std::make_unique<EventTrace>(options_.out_dir + "/events.csv", names);
   }
   timeseries_ = TIMESERIES_HEADER;
+  timeseries_ += options_.network_model ? TIMESERIES_NETWORK_COLUMNS : "";
+  timeseries_ += '\n';
 }
 
 Recorder::~Recorder() = default;
@@ -59,6 +68,7 @@ void Recorder::on_job(const JobRecord& record) {
   summary_->add(record);
   faults_->add(record);
   evals_->add(record);
+  network_->add(record);
   if (jobs_file_) {
     append_job_row(record);
     if (jobs_buffer_.size() > FLUSH_BYTES) {
@@ -118,7 +128,25 @@ void Recorder::append_job_row(const JobRecord& r) {
   cell(out, std::string_view(faults_->failures_text(r.failures)));
   cell(out, r.lost_work_s);
   append(out, r.lost_gpu_s / SECONDS_PER_HOUR);
+  if (options_.network_model) {
+    append_network_cells(r);
+  }
   out += '\n';
+}
+
+void Recorder::append_network_cells(const JobRecord& r) {
+  std::string& out = jobs_buffer_;
+  out += ',';
+  if (r.layout[0] > 0) {
+    for (std::uint32_t degree : r.layout) {
+      cell(out, std::uint64_t{degree});
+    }
+  } else {
+    out += ",,,";
+  }
+  if (r.comm_modelled) {
+    append(out, NetworkStats::comm_slowdown(r));
+  }
 }
 
 void Recorder::on_sample(const ClusterSample& s) {
@@ -128,13 +156,22 @@ void Recorder::on_sample(const ClusterSample& s) {
   }
   summary_->add_busy_gpu_seconds(s.cluster, s.busy_gpus_avg * (s.time_s - last_sample_s_[s.cluster]));
   last_sample_s_[s.cluster] = s.time_s;
-  fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{}\n",
+  network_->add_sample(s);
+  fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{}",
                  model::format_datetime(options_.epoch_unix_s + s.time_s, cluster.utc_offset_s), cluster.name,
                  s.busy_gpus_avg, s.queued_jobs, s.queued_gpus, s.running_jobs, s.up_nodes);
+  if (s.network) {
+    fmt::format_to(std::back_inserter(timeseries_), ",{},{},{},{}", s.nic_util_mean, s.nic_idle_share, s.nic_util_p95,
+                   s.spine_util);
+  } else if (options_.network_model) {
+    timeseries_ += ",,,,";
+  }
+  timeseries_ += '\n';
 }
 
 void Recorder::finish(const RunInfo& info) {
-  std::string summary_json = summary_->render(options_, info, *faults_, *evals_);
+  std::string summary_json =
+      summary_->render(options_, info, *faults_, *evals_, options_.network_model ? network_.get() : nullptr);
   if (jobs_file_) {
     jobs_file_->write(jobs_buffer_);
     jobs_buffer_.clear();

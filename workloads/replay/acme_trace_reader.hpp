@@ -21,6 +21,8 @@ private:
   std::optional<model::JobSpec> parse_row() override;
   std::uint32_t count(std::size_t c) const;
   double time(std::size_t c) const;
+  /// The optional model_params, tp and pp columns.
+  void parse_layout(model::JobSpec& job) const;
 };
 
 /// Which AcmeTrace schema to write.
