@@ -11,6 +11,7 @@
 #include "validate/checkpoint/checkpoint_checks.hpp"
 #include "validate/eval/eval_checks.hpp"
 #include "validate/network/network_checks.hpp"
+#include "validate/queueing/queueing_checks.hpp"
 #include <unistd.h>
 
 namespace acme::cli {
@@ -59,6 +60,16 @@ const std::map<std::string, Subject>& subjects() {
         "paper's NIC use on Seren, and the default config with the model off and on (--set applies to those runs)",
         [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
           return validate::check_network(ctx, write_default_config(ctx), parse_sets(args));
+        }}},
+      {"queueing",
+       {"queueing delay vs the paper: per-type CDFs (KS), Table 2 means and medians, evaluation waits longest "
+        "[CONFIG]",
+        [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
+          std::string config = args.empty() ? ctx.work_dir + "/acme.yaml" : args[0];
+          if (args.empty()) {
+            metrics::write_file_atomically(config, embedded_default_config());
+          }
+          return validate::check_queueing(ctx, config);
         }}},
       {"workload",
        {"the synthetic Acme workload vs the paper: duration and GPU-count CDFs, type and state shares, Table 2",

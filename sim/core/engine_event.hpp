@@ -98,8 +98,14 @@ struct TracedFailure {
   std::uint32_t category = 0; ///< index into failures.categories
 };
 
+/// A time a cluster's scheduler asked for (CallMeLater) has come.
+struct PolicyWakeup {
+  model::ClusterId cluster{};
+  double time_s = 0.0;
+};
+
 using EngineEvent = std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed,
                                  TransferDone, FlowRatesChanged, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired,
-                                 TracedFailure, SpineLinkFailed, SpineLinkRepaired>;
+                                 TracedFailure, SpineLinkFailed, SpineLinkRepaired, PolicyWakeup>;
 
 } // namespace acme::core

@@ -83,6 +83,7 @@ private:
   void on(const LeafFailed& e);
   void on(const LeafRepaired& e);
   void on(const TracedFailure& e);
+  void on(const PolicyWakeup& e);
   void on(const SpineLinkFailed& e);
   void on(const SpineLinkRepaired& e);
   /// The sampler's probe of NIC and spine use (fluid model only).

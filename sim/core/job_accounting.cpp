@@ -11,6 +11,28 @@ void JobAccounting::count_failure(std::uint32_t category, std::size_t categories
   ++failures.at(category);
 }
 
+void JobAccounting::begin_wait(double now_s) {
+  wait_reason = model::WaitReason::PRIORITY; // what Slurm reports for a pending job nothing else holds
+  wait_since_s = now_s;
+}
+
+void JobAccounting::note_wait(double now_s, model::WaitReason reason) {
+  if (wait_since_s < 0.0 || reason == wait_reason) {
+    return;
+  }
+  wait_s[static_cast<std::size_t>(wait_reason)] += now_s - wait_since_s;
+  wait_reason = reason;
+  wait_since_s = now_s;
+}
+
+void JobAccounting::end_wait(double now_s) {
+  if (wait_since_s < 0.0) {
+    return;
+  }
+  wait_s[static_cast<std::size_t>(wait_reason)] += now_s - wait_since_s;
+  wait_since_s = -1.0;
+}
+
 metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntime& job, double end_s,
                                    model::JobState state, model::RejectReason reason) {
   const JobAccounting& a = job.accounting;
@@ -33,6 +55,7 @@ metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntim
   r.preemptions = a.preemptions;
   r.failures = a.failures;
   r.gpu_busy_s = a.gpu_busy_s;
+  r.wait_s = a.wait_s;
   const model::ParallelLayout& layout = job.traffic.layout;
   if (!entry.spec.is_cpu_job() && layout.compute_s > 0.0) {
     r.layout = {layout.tp, layout.pp, layout.dp};

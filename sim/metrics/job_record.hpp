@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/model/job.hpp"
+#include "sim/model/wait_reason.hpp"
 
 namespace acme::metrics {
 
@@ -28,12 +29,16 @@ struct JobRecord {
   double lost_gpu_s = 0.0;  ///< GPU time lost to failures (rollback + downtime)
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
-  std::vector<std::uint16_t> failures;   ///< per failure category (RecorderOptions order)
-  double gpu_busy_s = 0.0;               ///< GPU-seconds of GPU work in a task plan (evaluation)
-  std::array<std::uint32_t, 3> layout{}; ///< tensor, pipeline, data parallel degrees (all 0: none, CPU job)
-  bool comm_modelled = false;            ///< the fluid network model ran: comm_lost_s is known
-  double comm_lost_s = 0.0;              ///< wall time lost to network slowdown (run minus uncontended run)
+  std::vector<std::uint16_t> failures;                   ///< per failure category (RecorderOptions order)
+  double gpu_busy_s = 0.0;                               ///< GPU-seconds of GPU work in a task plan (evaluation)
+  std::array<double, model::WAIT_REASON_COUNT> wait_s{}; ///< seconds it waited, by reason, all waits
+  std::array<std::uint32_t, 3> layout{};                 ///< tensor, pipeline, data parallel degrees (0: none, CPU job)
+  bool comm_modelled = false;                            ///< the fluid network model ran: comm_lost_s is known
+  double comm_lost_s = 0.0;                              ///< wall time lost to network slowdown (run minus uncontended)
 };
+
+/// The reason a job waited longest (NONE when it never waited).
+model::WaitReason longest_wait(const std::array<double, model::WAIT_REASON_COUNT>& wait_s);
 
 /// State of one cluster over one output interval.
 struct ClusterSample {

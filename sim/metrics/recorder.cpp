@@ -23,7 +23,8 @@ namespace {
 constexpr const char* JOBS_HEADER =
     "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
     "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
-    "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost";
+    "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost,"
+    "wait_reason";
 constexpr const char* TIMESERIES_HEADER = "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes";
 // Columns of the fluid network model only: runs without it keep the files they always had.
 constexpr const char* JOBS_NETWORK_COLUMNS = ",tp,pp,dp,comm_slowdown";
@@ -127,7 +128,10 @@ void Recorder::append_job_row(const JobRecord& r) {
   cell(out, std::uint64_t{r.preemptions});
   cell(out, std::string_view(faults_->failures_text(r.failures)));
   cell(out, r.lost_work_s);
-  append(out, r.lost_gpu_s / SECONDS_PER_HOUR);
+  cell(out, r.lost_gpu_s / SECONDS_PER_HOUR);
+  if (model::WaitReason longest = longest_wait(r.wait_s); longest != model::WaitReason::NONE || r.wait_s[0] > 0.0) {
+    out += model::to_string(longest);
+  }
   if (options_.network_model) {
     append_network_cells(r);
   }
@@ -147,6 +151,16 @@ void Recorder::append_network_cells(const JobRecord& r) {
   if (r.comm_modelled) {
     append(out, NetworkStats::comm_slowdown(r));
   }
+}
+
+model::WaitReason longest_wait(const std::array<double, model::WAIT_REASON_COUNT>& wait_s) {
+  std::size_t best = 0;
+  for (std::size_t r = 1; r < model::WAIT_REASON_COUNT; ++r) {
+    if (wait_s[r] > wait_s[best]) {
+      best = r;
+    }
+  }
+  return static_cast<model::WaitReason>(best);
 }
 
 void Recorder::on_sample(const ClusterSample& s) {
