@@ -1,12 +1,11 @@
 #include <catch2/catch.hpp>
-#include <simgrid/kernel/Timer.hpp>
-#include <simgrid/s4u/Engine.hpp>
 
 #include <map>
 
 #include "sim/config/config.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/simgrid_fabric.hpp"
+#include "sim/engine/timed_steps.hpp"
 #include "sim/topology/cluster_graph.hpp"
 
 using namespace acme;
@@ -32,13 +31,8 @@ core::FlowRequest flow(std::uint32_t from, std::uint32_t to, double demand_Bps, 
 
 /// Runs `at` callbacks at their times (in SimGrid's maestro), then closes `flows` at `end_s`.
 struct Script {
-  std::vector<std::pair<double, std::function<void()>>> steps;
-  void run(engine::Platform& platform) {
-    for (auto& [t, step] : steps) {
-      simgrid::kernel::timer::Timer::set(t, step);
-    }
-    platform.get_engine().run();
-  }
+  engine::TimedSteps steps;
+  void run(engine::Platform& platform) const { engine::run_timed_steps(platform, steps); }
 };
 
 } // namespace
