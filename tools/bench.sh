@@ -10,7 +10,9 @@
 #   4. the full model on the 183-day synthetic workload: failures, async 30-minute checkpoints through the
 #      contended storage, automatic recovery, decoupled evaluation of every checkpoint's batch
 #   5. cost against workload size at a fixed load (2, 18 and 183 days of the synthetic workload)
-#   6. the policies alone on a 1M-job stream over a Seren-shaped cluster (acme-policy-bench)
+#   6. training traffic: the default config with network.model fluid vs none, and a 1,000-node cluster
+#      with ~200 concurrent multi-node jobs (fluid vs none)
+#   7. the policies alone on a 1M-job stream over a Seren-shaped cluster (acme-policy-bench)
 #
 # Environment: ACME_BUILD (default build/release), BENCH_DIR (default build/bench), BENCH_RUNS (runs per
 # measurement, median printed; default 3), BENCH_JOBS (jobs of the policy micro-benchmark, default
@@ -113,6 +115,37 @@ for days in 2 18 183; do
   measure "  $days days" "$SIM" run configs/acme.yaml -o "$WORK/days_$days" --set workload.days=$days --quiet
   echo "    $(grep -o '"jobs_submitted": [0-9]*' "$WORK/days_$days/summary.json")"
 done
+
+echo "training traffic (network.model: fluid vs none; configs/acme.yaml, 183 days):"
+measure "  default config, network.model none" "$SIM" run configs/acme.yaml -o "$WORK/net_none" --quiet
+none_user=$user
+measure "  default config, network.model fluid" "$SIM" run configs/acme.yaml -o "$WORK/net_fluid" \
+  --set network.model=fluid --quiet
+ratio=$(awk -v f="$user" -v n="$none_user" 'BEGIN { printf "%.2f", (n > 0 ? f / n : 0) }')
+echo "    fluid / none: ${ratio}x user time (target: <= 1.5x)"
+# A 1,000-node cluster (leaves of 20 nodes, one NIC each) kept full by multi-node jobs of 2-8 nodes
+# (5 on average) running 2-6 hours, one submitted every 80 s for 30 days: about 200 run at once.
+awk 'BEGIN {
+  print "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,gpu_time"
+  for (i = 0; i < 32400; i++) {
+    nodes = 2 + (i * 5) % 7; dur = 7200 + (i * 37) % 240 * 60; t = 1677628800 + i * 80
+    printf "b%d,u%d,%d,%d,%d,Pretrain,COMPLETED,%s,,,%d,,%d\n", i, i % 50, nodes, nodes * 8, nodes * 8,
+      strftime("%Y-%m-%d %H:%M:%S+00:00", t, 1), dur, dur * nodes * 8
+  }
+}' >"$WORK/big_trace.csv"
+cat >"$WORK/big.yaml" <<EOF
+clusters:
+  - {name: big, nodes: 1000, gpus_per_node: 8, network: {nics_per_node: 1, nodes_per_leaf: 20}}
+policies: {scheduler: {name: fifo}, placement: {name: first_fit}}
+workload: {kind: trace, format: acme, path: $PWD/$WORK/big_trace.csv}
+EOF
+measure "  1,000 nodes, ~200 multi-node jobs at once, none" "$SIM" run "$WORK/big.yaml" -o "$WORK/big_none" --quiet
+none_user=$user
+measure "  1,000 nodes, ~200 multi-node jobs at once, fluid" "$SIM" run "$WORK/big.yaml" -o "$WORK/big_fluid" \
+  --set network.model=fluid --quiet
+ratio=$(awk -v f="$user" -v n="$none_user" 'BEGIN { printf "%.2f", (n > 0 ? f / n : 0) }')
+running=$(awk -F, 'NR > 1 { s += $6; n++ } END { printf "%.0f", (n > 0 ? s / n : 0) }' "$WORK/big_fluid/timeseries.csv")
+echo "    fluid / none: ${ratio}x user time (target: <= 2x); $running jobs running on average"
 
 if [ -x "$POLICY_BENCH" ]; then
   n=${BENCH_JOBS:-1000000}

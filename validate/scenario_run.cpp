@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "sim/csv/csv_reader.hpp"
@@ -58,12 +59,16 @@ std::vector<JobMeasure> read_jobs(const std::string& path) {
   std::size_t checkpoints = in.require("checkpoints", JOBS_EXPECTED);
   std::size_t attempts = in.require("attempts", JOBS_EXPECTED);
   std::size_t failures = in.require("failures", JOBS_EXPECTED);
+  std::optional<std::size_t> slowdown = in.find("comm_slowdown"); // network.model: fluid only
   std::vector<JobMeasure> out;
   while (in.next()) {
     out.push_back(JobMeasure{number_field<double>(in, wall), number_field<double>(in, work),
                              number_field<double>(in, stall), number_field<double>(in, restore),
                              number_field<std::uint32_t>(in, checkpoints), number_field<std::uint32_t>(in, attempts),
                              count_failures(in, failures)});
+    if (slowdown && !in.field(*slowdown).empty()) {
+      out.back().comm_slowdown = number_field<double>(in, *slowdown);
+    }
   }
   return out;
 }

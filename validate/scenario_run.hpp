@@ -26,6 +26,7 @@ struct JobMeasure {
   std::uint32_t checkpoints = 0;
   std::uint32_t attempts = 0;
   std::uint32_t failures = 0;
+  double comm_slowdown = 1.0; ///< run over uncontended run (the fluid network model; 1 without it)
 };
 
 /// One simulation of a scenario: its seed and the overrides applied to the scenario's config.

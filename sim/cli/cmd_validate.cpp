@@ -11,6 +11,7 @@
 #include "sim/model/error.hpp"
 #include "validate/checkpoint/checkpoint_checks.hpp"
 #include "validate/eval/eval_checks.hpp"
+#include "validate/network/network_checks.hpp"
 #include "validate/queueing/queueing_checks.hpp"
 #include <unistd.h>
 
@@ -22,6 +23,26 @@ struct Subject {
   /// Runs the subject with its own arguments in the given context; returns the exit code.
   std::function<int(const validate::ValidationContext&, std::vector<std::string>)> run;
 };
+
+/// The embedded default config (configs/acme.yaml), written into the work dir for runs of its own.
+std::string write_default_config(const validate::ValidationContext& ctx) {
+  std::string path = (std::filesystem::path(ctx.work_dir) / "acme.yaml").string();
+  metrics::write_file_atomically(path, std::string(embedded_default_config()));
+  return path;
+}
+
+/// `--set key=value` pairs among a subject's arguments; anything else is bad input.
+std::vector<config::Override> parse_sets(const std::vector<std::string>& args) {
+  std::vector<config::Override> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] != "--set" || i + 1 >= args.size()) {
+      throw ConfigError(Location{"acme-sim validate", 0, 0}, "",
+                        "unexpected argument \"" + args[i] + "\"; expected --set key.path=value");
+    }
+    out.push_back(config::parse_override(args[++i]));
+  }
+  return out;
+}
 
 const std::map<std::string, Subject>& subjects() {
   static const std::map<std::string, Subject> table = {
@@ -35,6 +56,12 @@ const std::map<std::string, Subject>& subjects() {
        {"evaluation trials vs the paper: HumanEval profile, coupled/decoupled makespan ratios on 1 and 4 nodes, "
         "per-trial model-load throughput",
         [](const validate::ValidationContext& ctx, std::vector<std::string>) { return validate::check_eval(ctx); }}},
+      {"network",
+       {"the fluid network model vs closed forms (max-min shares, ring all-reduce, oversubscribed fabric), the "
+        "paper's NIC use on Seren, and the default config with the model off and on (--set applies to those runs)",
+        [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
+          return validate::check_network(ctx, write_default_config(ctx), parse_sets(args));
+        }}},
       {"queueing",
        {"queueing delay vs the paper: per-type CDFs (KS), Table 2 means and medians, evaluation waits longest "
         "[CONFIG]",

@@ -7,6 +7,7 @@
 
 #include "sim/config/node.hpp"
 #include "sim/model/distribution.hpp"
+#include "sim/model/parallel_layout.hpp"
 
 namespace acme::config {
 
@@ -24,15 +25,34 @@ struct GpuConfig {
   double max_power_W = 0.0;
 };
 
+/// A cluster's fabric: NICs per node, leaf switches, their uplinks to the spine layer.
 struct NetworkConfig {
   std::uint32_t nics_per_node = 1;         ///< compute InfiniBand NICs per node
   double nic_bw_Bps = 0.0;                 ///< per compute NIC
   std::uint32_t storage_nics_per_node = 0; ///< 0: storage traffic shares the compute NICs
   double storage_nic_bw_Bps = 0.0;
   std::uint32_t nodes_per_leaf = 0;
-  std::uint32_t spines = 0;
-  double leaf_uplink_bw_Bps = 0.0; ///< each leaf-to-spine link
+  std::uint32_t uplinks_per_leaf = 0; ///< leaf-to-spine links of each leaf (down ports / oversubscription)
+  double uplink_bw_Bps = 0.0;         ///< each leaf-to-spine link
+  std::uint32_t spines = 0;           ///< spine switches; each leaf spreads its uplinks evenly over them
+  double leaf_uplink_bw_Bps = 0.0;    ///< all of a leaf's uplinks together (the fluid model of ECMP)
   double link_latency_s = 0.0;
+
+  /// Down-port bandwidth of a leaf over its uplink bandwidth (1: non-blocking).
+  double oversubscription() const;
+};
+
+/// How a training job's own traffic is modelled (`network.model`).
+enum class NetworkModelKind : std::uint8_t {
+  NONE,  ///< not modelled: only storage transfers use the fabric
+  FLUID, ///< multi-node jobs hold long-lived flows on the fabric; contention slows their progress
+};
+
+/// The top-level `network:` section: the traffic model and its assumptions about a training step.
+struct NetworkModelConfig {
+  NetworkModelKind model = NetworkModelKind::NONE;
+  model::TrainingAssumptions training;
+  bool fluid() const { return model == NetworkModelKind::FLUID; }
 };
 
 struct StorageConfig {
@@ -94,6 +114,7 @@ struct Config {
   std::uint64_t seed = 0;
   std::vector<ClusterConfig> clusters;
   InterconnectConfig interconnect;
+  NetworkModelConfig network;
   OutputConfig output;
   Node workload;
   Node root;
@@ -133,6 +154,8 @@ YAML::Node apply_override(YAML::Node& root, const Override& override_value);
 /// Where errors in the override's value are reported: its `where`, or "--set key.path=value".
 Location override_location(const Override& override_value);
 ClusterConfig parse_cluster(const Node& node, const Node& defaults);
+NetworkConfig parse_network(const Node& node);
+NetworkModelConfig parse_network_model(const Node& node);
 PolicySpec parse_policy(const Node& node, const char* family, const char* default_name);
 
 } // namespace acme::config

@@ -31,6 +31,8 @@ struct FailureConfig {
   std::vector<FailureCategoryConfig> categories;
   double leaf_rate_per_switch_day = 0.0;
   model::Distribution leaf_repair;
+  double spine_link_rate_per_link_day = 0.0; ///< leaf-to-spine links; a failed one removes its capacity (0: off)
+  model::Distribution spine_link_repair;
   std::string trace_path;               ///< optional replay of (time, cluster, node, category); "" = none
   bool isolated_until_operator = false; ///< isolated nodes wait for an operator instead of coming back after repair
   model::Distribution operator_return;  ///< operator's delay to return an isolated, repaired node

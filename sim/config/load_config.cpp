@@ -13,9 +13,9 @@ namespace acme::config {
 namespace {
 
 // Top-level sections. Sections owned by other layers are validated by their owners.
-const std::vector<std::string> TOP_KEYS = {"seed",       "clusters", "interconnect", "policies",
-                                           "workload",   "output",   "failures",     "checkpoint",
-                                           "preemption", "recovery", "calibration",  "evaluation"};
+const std::vector<std::string> TOP_KEYS = {"seed",     "clusters",    "interconnect", "network",    "policies",
+                                           "workload", "output",      "failures",     "checkpoint", "preemption",
+                                           "recovery", "calibration", "evaluation"};
 
 constexpr double DEFAULT_BACKBONE_GBITPS = 800.0; // assumption: 4 x HDR links between the clusters' spines
 constexpr double DEFAULT_BACKBONE_LATENCY_S = 5e-6;
@@ -105,6 +105,7 @@ Config parse_root(const Node& root, const std::string& file, const std::string& 
   }
   cfg.clusters = parse_clusters(root);
   cfg.interconnect = parse_interconnect(root["interconnect"]);
+  cfg.network = parse_network_model(root["network"]);
   cfg.output = parse_output(root["output"]);
   cfg.workload = root["workload"];
   cfg.faults = std::make_shared<FaultConfig>(parse_fault_config(root));

@@ -23,16 +23,13 @@ namespace {
 constexpr std::uint32_t DEFAULT_CPU_CORES_PER_NODE = 128; // paper: 16 CPU cores per GPU
 // Assumption (not published): a quarter of each node's cores serve CPU-only jobs (the CPU pool).
 constexpr std::uint32_t DEFAULT_CPU_JOB_CORES_PER_NODE = 32;
-constexpr double DEFAULT_GPU_MEMORY_GIB = 80.0;      // A100-SXM-80GB
-constexpr double DEFAULT_HOST_MEMORY_GIB = 2048.0;   // paper: 2 TB host RAM (Kalos nodes)
-constexpr double DEFAULT_NVLINK_GBPS = 600.0;        // NVIDIA A100 datasheet: NVLink3 600 GB/s
-constexpr double DEFAULT_NIC_GBITPS = 200.0;         // paper: HDR InfiniBand 200 Gb/s
-constexpr double DEFAULT_GPU_IDLE_W = 60.0;          // data/acme/pkl_*_gpu_power_W.csv: idle mode
-constexpr double DEFAULT_GPU_MAX_W = 400.0;          // A100-SXM TDP
-constexpr std::uint32_t DEFAULT_NODES_PER_LEAF = 20; // a 40-port HDR leaf: 20 down, 20 up (non-blocking)
-constexpr double DEFAULT_LINK_LATENCY_S = 1e-6;      // InfiniBand switch hop, order of 1 us
-constexpr double DEFAULT_STORAGE_GBPS = 100.0;       // data/README.md: not published, default 100 GB/s
-constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4;   // assumption: 100 us per storage request path
+constexpr double DEFAULT_GPU_MEMORY_GIB = 80.0;    // A100-SXM-80GB
+constexpr double DEFAULT_HOST_MEMORY_GIB = 2048.0; // paper: 2 TB host RAM (Kalos nodes)
+constexpr double DEFAULT_NVLINK_GBPS = 600.0;      // NVIDIA A100 datasheet: NVLink3 600 GB/s
+constexpr double DEFAULT_GPU_IDLE_W = 60.0;        // data/acme/pkl_*_gpu_power_W.csv: idle mode
+constexpr double DEFAULT_GPU_MAX_W = 400.0;        // A100-SXM TDP
+constexpr double DEFAULT_STORAGE_GBPS = 100.0;     // data/README.md: not published, default 100 GB/s
+constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4; // assumption: 100 us per storage request path
 
 const std::vector<std::string> CLUSTER_KEYS = {"name",
                                                "kind",
@@ -97,36 +94,6 @@ GpuConfig parse_gpu(const Node& node) {
     node["max_power"].fail("expected max_power >= idle_power");
   }
   return gpu;
-}
-
-NetworkConfig parse_network(const Node& node) {
-  NetworkConfig net;
-  net.nic_bw_Bps = model::gbps_to_Bps(DEFAULT_NIC_GBITPS);
-  net.storage_nic_bw_Bps = net.nic_bw_Bps;
-  net.nodes_per_leaf = DEFAULT_NODES_PER_LEAF;
-  net.link_latency_s = DEFAULT_LINK_LATENCY_S;
-  if (node.is_defined()) {
-    node.expect_keys({"nics_per_node", "nic_bandwidth", "storage_nics_per_node", "storage_nic_bandwidth",
-                      "nodes_per_leaf", "leaf_uplink_bandwidth", "latency"});
-    if (Node nics = node["nics_per_node"]; nics.is_defined()) {
-      net.nics_per_node = nics.as_count_upto(model::limits::MAX_NICS_PER_NODE);
-    }
-    net.nic_bw_Bps = node.get_or("nic_bandwidth", net.nic_bw_Bps, &Node::as_bandwidth_Bps);
-    if (Node storage_nics = node["storage_nics_per_node"]; storage_nics.is_defined()) {
-      // 0: storage traffic shares the compute NICs
-      net.storage_nics_per_node = storage_nics.as_count_or_zero(model::limits::MAX_NICS_PER_NODE);
-    }
-    net.storage_nic_bw_Bps = node.get_or("storage_nic_bandwidth", net.nic_bw_Bps, &Node::as_bandwidth_Bps);
-    if (Node per_leaf = node["nodes_per_leaf"]; per_leaf.is_defined()) {
-      net.nodes_per_leaf = per_leaf.as_count_upto(model::limits::MAX_NODES_PER_CLUSTER);
-    }
-    net.link_latency_s = node.get_or("latency", net.link_latency_s, &Node::as_duration_s);
-  }
-  // Default: a non-blocking leaf (uplink capacity = what its nodes can inject).
-  double injection = net.nodes_per_leaf * net.nics_per_node * net.nic_bw_Bps;
-  net.leaf_uplink_bw_Bps =
-      node.is_defined() ? node.get_or("leaf_uplink_bandwidth", injection, &Node::as_bandwidth_Bps) : injection;
-  return net;
 }
 
 StorageConfig parse_storage(const Node& node) {

@@ -43,8 +43,9 @@ const DefaultCategory DEFAULT_CATEGORIES[] = {{"nvlink", 30.25, 24 * HOUR, false
 // Leaf switch failures: assumption, an order of magnitude rarer than node failures.
 constexpr double LEAF_PER_1000_SWITCH_DAYS = 0.3;
 constexpr double LEAF_REPAIR_MEDIAN_S = 4 * HOUR;
-constexpr double OPERATOR_RETURN_MEDIAN_S = 8 * HOUR; // assumption: next working shift
-constexpr double FALLBACK_SAVE_S = 60.0;              // assumption for jobs without a checkpoint model
+constexpr double SPINE_LINK_REPAIR_MEDIAN_S = 2 * HOUR; // assumption: a cable or transceiver swap
+constexpr double OPERATOR_RETURN_MEDIAN_S = 8 * HOUR;   // assumption: next working shift
+constexpr double FALLBACK_SAVE_S = 60.0;                // assumption for jobs without a checkpoint model
 constexpr double FALLBACK_RESTORE_S = 60.0;
 
 model::Distribution lognormal(double median_s) {
@@ -124,11 +125,13 @@ FailureConfig parse_failures(const Node& node) {
   }
   f.leaf_rate_per_switch_day = LEAF_PER_1000_SWITCH_DAYS / PER_THOUSAND;
   f.leaf_repair = lognormal(LEAF_REPAIR_MEDIAN_S);
+  f.spine_link_repair = lognormal(SPINE_LINK_REPAIR_MEDIAN_S);
   f.operator_return = lognormal(OPERATOR_RETURN_MEDIAN_S);
   if (!node.is_defined()) {
     return f;
   }
-  node.expect_keys({"enabled", "categories", "leaf_switch", "trace", "isolated_until_operator", "operator_return"});
+  node.expect_keys(
+      {"enabled", "categories", "leaf_switch", "spine_link", "trace", "isolated_until_operator", "operator_return"});
   f.where = node.location();
   f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
   // Random failures are on when the section is present, unless it only replays a trace.
@@ -152,6 +155,16 @@ FailureConfig parse_failures(const Node& node) {
     }
     if (Node repair = leaf["repair"]; repair.is_defined()) {
       f.leaf_repair = parse_duration_distribution(repair);
+    }
+  }
+  if (Node link = node["spine_link"]; link.is_defined()) {
+    // Off unless given a rate: a lost link only removes capacity (no node goes down).
+    link.expect_keys({"rate_per_1000_link_days", "repair"});
+    if (Node rate = link["rate_per_1000_link_days"]; rate.is_defined()) {
+      f.spine_link_rate_per_link_day = rate.as_nonnegative() / PER_THOUSAND;
+    }
+    if (Node repair = link["repair"]; repair.is_defined()) {
+      f.spine_link_repair = parse_duration_distribution(repair);
     }
   }
   f.isolated_until_operator = node.get_or("isolated_until_operator", false, &Node::as_bool);

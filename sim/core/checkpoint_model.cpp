@@ -95,7 +95,18 @@ double CheckpointModel::interval_s(const JobRuntime& job, const model::JobSpec& 
 TransferId CheckpointModel::start_transfer(model::JobId id, JobRuntime& job, IoDirection direction) {
   const model::JobEntry& entry = table_.entry(id, job);
   ACME_ASSERT(!entry.placement.empty(), "a job moving its checkpoint holds nodes");
-  return io_.start(TransferRequest{job.cluster, entry.placement.front().node, job.checkpoint.bytes, direction, id});
+  TransferRequest request;
+  request.cluster = job.cluster;
+  request.node = entry.placement.front().node;
+  request.bytes = job.checkpoint.bytes;
+  request.direction = direction;
+  request.owner = id;
+  if (entry.placement.size() > 1) {
+    for (const auto& share : entry.placement) {
+      request.stripe_nodes.push_back(share.node);
+    }
+  }
+  return io_.start(request);
 }
 
 void CheckpointModel::schedule_stall(model::JobId id, const JobRuntime& job, double stall_s) {
@@ -140,27 +151,73 @@ void CheckpointModel::begin_compute(model::JobId id, JobRuntime& job) {
   if (c.next_checkpoint_s <= c.progress_s) {
     c.next_checkpoint_s = c.progress_s + interval_s(job, spec);
   }
+  start_segment(id, job);
+  if (hooks_ != nullptr) {
+    hooks_->on_compute_begin(id, job);
+  }
+}
+
+void CheckpointModel::start_segment(model::JobId id, JobRuntime& job) {
+  const double now_s = timer_.now_s();
+  CheckpointState& c = job.checkpoint;
   job.enter(JobStage::COMPUTING, now_s);
   c.segment_start_s = now_s;
   c.segment_stop_s = std::min(c.work_s, c.next_checkpoint_s);
   c.segment_debt_s = c.debt_s;
   c.debt_s = 0.0;
-  timer_.schedule(now_s + (c.segment_stop_s - c.progress_s) + c.segment_debt_s, SegmentEnded{id, job.generation});
+  timer_.schedule(now_s + (c.segment_stop_s - c.progress_s) / c.rate + c.segment_debt_s,
+                  SegmentEnded{id, job.generation});
+}
+
+void CheckpointModel::settle(JobRuntime& job) const {
+  CheckpointState& c = job.checkpoint;
+  // Wall time in the segment first pays its debt (slowdown), then makes progress at the job's rate.
+  double useful = std::max(0.0, timer_.now_s() - c.segment_start_s - c.segment_debt_s);
+  double before = c.progress_s;
+  c.progress_s = std::min(c.segment_stop_s, c.progress_s + useful * c.rate);
+  if (c.rate < 1.0) {
+    job.accounting.comm_lost_s += std::max(0.0, useful - (c.progress_s - before));
+  }
 }
 
 void CheckpointModel::stop_progress(JobRuntime& job) const {
   if (job.stage != JobStage::COMPUTING) {
     return;
   }
+  settle(job);
+  job.checkpoint.segment_debt_s = 0.0;
+  if (hooks_ != nullptr) {
+    hooks_->on_compute_end(job);
+  }
+}
+
+void CheckpointModel::set_progress_rate(model::JobId id, JobRuntime& job, double rate) {
   CheckpointState& c = job.checkpoint;
-  // Wall time in the segment first pays its debt (slowdown), then makes progress.
-  double useful = std::max(0.0, timer_.now_s() - c.segment_start_s - c.segment_debt_s);
-  c.progress_s = std::min(c.segment_stop_s, c.progress_s + useful);
-  c.segment_debt_s = 0.0;
+  if (job.stage != JobStage::COMPUTING) {
+    c.rate = rate; // the next segment runs at it
+    return;
+  }
+  if (rate == c.rate) {
+    return;
+  }
+  double elapsed = timer_.now_s() - c.segment_start_s;
+  double unpaid = std::max(0.0, c.segment_debt_s - elapsed);
+  settle(job);
+  c.debt_s += unpaid;
+  c.rate = rate;
+  start_segment(id, job);
 }
 
 void CheckpointModel::on_segment_end(model::JobId id, JobRuntime& job) {
-  job.checkpoint.progress_s = job.checkpoint.segment_stop_s;
+  CheckpointState& c = job.checkpoint;
+  if (c.rate < 1.0) {
+    double useful = timer_.now_s() - c.segment_start_s - c.segment_debt_s;
+    job.accounting.comm_lost_s += std::max(0.0, useful - (c.segment_stop_s - c.progress_s));
+  }
+  c.progress_s = c.segment_stop_s;
+  if (hooks_ != nullptr) {
+    hooks_->on_compute_end(job);
+  }
   if (job.checkpoint.progress_s >= job.checkpoint.work_s) {
     control_.finish(id, job, table_.entry(id, job).spec.final_state, model::EndCause::WORKLOAD);
     return;
@@ -269,7 +326,8 @@ void CheckpointModel::on_persist_done(model::JobId id, JobRuntime& job, const Tr
   c.persist_debt_s = debt;
   c.cost_s = c.snapshot_stall_s + debt; // C of an async checkpoint, as the policies see it
   if (job.stage == JobStage::COMPUTING) {
-    stop_progress(job);
+    settle(job); // the segment restarts with the new debt; the job goes on computing
+    c.segment_debt_s = 0.0;
     c.debt_s += debt;
     begin_compute(id, job);
   } else {

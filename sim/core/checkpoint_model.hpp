@@ -18,13 +18,25 @@ struct CheckpointCosts {
   double async_slowdown = 0.0; ///< share of compute lost while a background persist runs
 };
 
+/// Told when a job starts or stops computing (the network model puts its flows on the fabric then).
+/// Both may be called more than once for one change; implementations ignore repeats.
+class ComputeHooks {
+public:
+  virtual ~ComputeHooks() = default;
+  virtual void on_compute_begin(model::JobId id, JobRuntime& job) = 0;
+  virtual void on_compute_end(JobRuntime& job) = 0;
+};
+
 /// A job's computation and its checkpoints: computing segments between checkpoints, synchronous
 /// writes or asynchronous snapshots persisted in the background through the contended storage path,
 /// restores after a restart, saves on preemption, rollback to the last persisted checkpoint on a
 /// failure. Its state is each job's CheckpointState.
 ///
 /// Progress is in seconds of computation (the job's recorded service time is its work W). A
-/// checkpoint persists the progress made when it started.
+/// checkpoint persists the progress made when it started. A computing segment first pays its debt
+/// (wall time lost to background persists), then progresses at the job's progress rate: 1, or less
+/// while the network slows it (set_progress_rate stops progress at the change and reschedules the
+/// segment's end).
 class CheckpointModel {
 public:
   /// `stall_rng` draws the fallback save and restore costs of jobs without a checkpoint model;
@@ -34,6 +46,8 @@ public:
                   metrics::EventTrace* trace = nullptr);
 
   const CheckpointCosts& costs() const { return costs_; }
+  /// Connects the network model (optional): told when jobs start and stop computing.
+  void attach(ComputeHooks* hooks) { hooks_ = hooks; }
   /// A job enters the system: its work, whether the model applies, the size of its checkpoints.
   void admit(JobRuntime& job, const model::JobSpec& spec) const;
   /// First estimates of C and R once the job holds nodes, until measured: the transfer alone at
@@ -47,8 +61,11 @@ public:
   void on_stall_end(model::JobId id, JobRuntime& job);
   /// A transfer of the job ended (a write, a persist, a restore read or a save); stale ones are ignored.
   void on_transfer_done(model::JobId id, JobRuntime& job, const TransferDone& done);
-  /// Brings the progress of a computing job up to now (before it is interrupted).
+  /// Brings the progress of a computing job up to now (before it is interrupted); it stops computing.
   void stop_progress(JobRuntime& job) const;
+  /// From now on the job progresses `rate` (0..1] seconds of work per second of wall time. A computing
+  /// job's segment is settled at the old rate and its end rescheduled; its unpaid debt carries over.
+  void set_progress_rate(model::JobId id, JobRuntime& job, double rate);
   /// Drops the job's transfers in flight.
   void cancel_transfers(JobRuntime& job);
   /// A failure: the job falls back to its last persisted checkpoint (progress already stopped).
@@ -59,6 +76,10 @@ public:
 
 private:
   void begin_compute(model::JobId id, JobRuntime& job);
+  /// A computing segment from now to the next stop (checkpoint due or work done).
+  void start_segment(model::JobId id, JobRuntime& job);
+  /// Brings progress up to now at the segment's rate (the wall time lost to a rate below 1 is counted).
+  void settle(JobRuntime& job) const;
   void begin_checkpoint(model::JobId id, JobRuntime& job);
   void begin_snapshot(model::JobId id, JobRuntime& job);
   void on_persist_done(model::JobId id, JobRuntime& job, const TransferDone& done);
@@ -79,6 +100,7 @@ private:
   JobControl& control_;
   model::Rng& stall_rng_;
   metrics::EventTrace* trace_;
+  ComputeHooks* hooks_ = nullptr;
 };
 
 } // namespace acme::core

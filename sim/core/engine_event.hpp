@@ -11,6 +11,7 @@
 namespace acme::core {
 
 using TransferId = std::uint64_t;
+using FlowId = std::uint64_t;
 
 /// The lane of a task plan's prologue (its lanes count from 0).
 inline constexpr std::int32_t PROLOGUE_LANE = -1;
@@ -56,6 +57,19 @@ struct TransferDone {
   bool ok = true;
   double duration_s = 0.0;
 };
+/// The fabric re-shared its links after its flows changed: some training flows run at new rates.
+struct FlowRatesChanged {};
+/// A leaf-to-spine link fails: its leaf loses that link's capacity.
+struct SpineLinkFailed {
+  model::ClusterId cluster{};
+  std::uint32_t leaf = 0;
+  std::uint32_t generation = 0; ///< invalidates draws made before the leaf's last change
+};
+/// A failed leaf-to-spine link is repaired.
+struct SpineLinkRepaired {
+  model::ClusterId cluster{};
+  std::uint32_t leaf = 0;
+};
 /// A node's random failure process fires (`generation` invalidates draws made before a repair).
 struct NodeFailed {
   model::ClusterId cluster{};
@@ -90,8 +104,8 @@ struct PolicyWakeup {
   double time_s = 0.0;
 };
 
-using EngineEvent =
-    std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed, TransferDone, NodeFailed,
-                 NodeRepaired, LeafFailed, LeafRepaired, TracedFailure, PolicyWakeup>;
+using EngineEvent = std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed,
+                                 TransferDone, FlowRatesChanged, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired,
+                                 TracedFailure, SpineLinkFailed, SpineLinkRepaired, PolicyWakeup>;
 
 } // namespace acme::core

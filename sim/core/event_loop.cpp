@@ -92,6 +92,18 @@ void check_queues_drained(const JobTable& table, const config::Config& cfg) {
   }
 }
 
+std::unique_ptr<LinkFailures> make_link_failures(const config::Config& cfg, TimerService& timer, model::Rng& rng,
+                                                 FabricService& fabric) {
+  std::vector<std::uint32_t> uplinks;
+  std::vector<std::uint32_t> leaves;
+  for (const auto& c : cfg.clusters) {
+    uplinks.push_back(c.network.uplinks_per_leaf);
+    leaves.push_back((c.nodes + c.network.nodes_per_leaf - 1) / c.network.nodes_per_leaf);
+  }
+  return std::make_unique<LinkFailures>(cfg.faults->failures, std::move(uplinks), std::move(leaves), timer, rng,
+                                        fabric);
+}
+
 std::vector<const model::ClusterView*> views_of(const JobTable& table) {
   std::vector<const model::ClusterView*> views;
   for (const auto& c : table.clusters) {
@@ -110,6 +122,7 @@ EventLoop::EventLoop(LoopSetup setup)
     , failure_rng_(config_.seed, "engine/failures")
     , recovery_rng_(config_.seed, "engine/recovery")
     , launch_rng_(config_.seed, "engine/launch")
+    , link_rng_(config_.seed, "engine/links")
     , checkpoint_policy_(
           setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, "", config_.base_dir}))
     , recovery_policy_(
@@ -119,21 +132,46 @@ EventLoop::EventLoop(LoopSetup setup)
     , lifecycle_(*config_.faults, queue_, *setup.io, table_, nodes_, recorder_, launch_rng_)
     , checkpoint_(*config_.faults, *checkpoint_policy_, costs_from(config_), queue_, *setup.io, table_, lifecycle_,
                   launch_rng_, recorder_.events())
+    , traffic_(config_, table_, checkpoint_, setup.fabric)
     , plans_(queue_, *setup.io, table_, lifecycle_, checkpoint_.costs().h2d_Bps)
     , recovery_(*config_.faults, *recovery_policy_, queue_, *setup.io, table_, lifecycle_, nodes_, recovery_rng_,
                 workload_->epoch_unix_s())
     , failures_(config_.faults->failures, failure_shapes(config_, *setup.graph), queue_, failure_rng_, nodes_,
                 lifecycle_)
+    , links_(setup.fabric == nullptr ? nullptr : make_link_failures(config_, queue_, link_rng_, *setup.fabric))
     , sampler_(
           config_.output.timeseries_interval_s, views_of(table_),
-          [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); },
+          [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }, network_probe(),
           config_.output.timeseries_interval_where) {
-  lifecycle_.attach({&checkpoint_, &plans_, &recovery_});
+  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_});
+  if (traffic_.fluid()) {
+    checkpoint_.attach(&traffic_);
+  }
+  if (links_) {
+    links_->start();
+  }
   next_job_ = workload_->next();
   recovery_.set_aside_spares();
   const std::string& trace = config_.faults->failures.trace_path;
   failures_.start(trace.empty() ? std::vector<FailureTraceRow>{}
                                 : load_failure_trace(config_.resolve_path(trace), config_, workload_->epoch_unix_s()));
+}
+
+Sampler::Probe EventLoop::network_probe() {
+  if (!traffic_.fluid()) {
+    return {};
+  }
+  return [this](std::size_t c, metrics::ClusterSample& s) {
+    FabricSample f = traffic_.sample(model::ClusterId{static_cast<std::uint16_t>(c)});
+    s.network = true;
+    s.nic_util_mean = f.nic_util_mean;
+    s.nic_util_p95 = f.nic_util_p95;
+    s.nic_idle_share = f.nics > 0 ? static_cast<double>(f.nics_idle) / f.nics : 0.0;
+    s.spine_util = f.spine_util;
+    s.nics = f.nics;
+    s.nics_idle = f.nics_idle;
+    s.nics_above_quarter = f.nics_above_quarter;
+  };
 }
 
 double EventLoop::next_time_s() const {
@@ -220,6 +258,18 @@ void EventLoop::on(const HangNoticed& e) {
 
 void EventLoop::on(const TransferDone& e) {
   lifecycle_.on_transfer_done(e);
+}
+
+void EventLoop::on(const FlowRatesChanged&) {
+  traffic_.on_rates_changed();
+}
+
+void EventLoop::on(const SpineLinkFailed& e) {
+  links_->on(e);
+}
+
+void EventLoop::on(const SpineLinkRepaired& e) {
+  links_->on(e);
 }
 
 void EventLoop::on(const NodeFailed& e) {

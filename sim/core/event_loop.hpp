@@ -10,13 +10,16 @@
 #include "sim/core/checkpoint_model.hpp"
 #include "sim/core/cluster_runtime.hpp"
 #include "sim/core/event_queue.hpp"
+#include "sim/core/fabric_service.hpp"
 #include "sim/core/failure_process.hpp"
 #include "sim/core/io_service.hpp"
 #include "sim/core/job_lifecycle.hpp"
+#include "sim/core/link_failures.hpp"
 #include "sim/core/node_availability.hpp"
 #include "sim/core/recovery.hpp"
 #include "sim/core/sampler.hpp"
 #include "sim/core/task_runner.hpp"
+#include "sim/core/training_traffic.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/rng.hpp"
 #include "sim/topology/cluster_graph.hpp"
@@ -32,6 +35,7 @@ struct LoopSetup {
   std::unique_ptr<workloads::WorkloadSource> workload;
   metrics::Recorder* recorder = nullptr;
   IoService* io = nullptr;
+  FabricService* fabric = nullptr;        ///< optional: training flows, uplink capacity, NIC samples
   std::vector<double> storage_nic_bw_Bps; ///< per cluster: one node's storage NIC
   bool check_invariants = false;          ///< re-verify the allocation after every instant (debug)
 };
@@ -73,12 +77,17 @@ private:
   void on(const JobRecovered& e);
   void on(const HangNoticed& e);
   void on(const TransferDone& e);
+  void on(const FlowRatesChanged& e);
   void on(const NodeFailed& e);
   void on(const NodeRepaired& e);
   void on(const LeafFailed& e);
   void on(const LeafRepaired& e);
   void on(const TracedFailure& e);
   void on(const PolicyWakeup& e);
+  void on(const SpineLinkFailed& e);
+  void on(const SpineLinkRepaired& e);
+  /// The sampler's probe of NIC and spine use (fluid model only).
+  Sampler::Probe network_probe();
   void take_submissions(double now_s);
   void run_schedulers();
   void check_invariants() const;
@@ -90,6 +99,7 @@ private:
   model::Rng failure_rng_;  ///< node and switch failures
   model::Rng recovery_rng_; ///< recovery delays
   model::Rng launch_rng_;   ///< launch latencies, fallback save and restore costs
+  model::Rng link_rng_;     ///< spine link failures and repairs
   std::unique_ptr<policies::CheckpointPolicy> checkpoint_policy_;
   std::unique_ptr<policies::RecoveryPolicy> recovery_policy_;
   EventQueue queue_;
@@ -97,9 +107,11 @@ private:
   NodeAvailability nodes_;
   JobLifecycle lifecycle_;
   CheckpointModel checkpoint_;
+  TrainingTraffic traffic_;
   TaskRunner plans_;
   Recovery recovery_;
   FailureProcess failures_;
+  std::unique_ptr<LinkFailures> links_; ///< with a fabric
   Sampler sampler_;
   std::optional<model::JobSpec> next_job_;
   std::vector<model::Event> events_scratch_;

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "sim/core/engine_event.hpp"
 #include "sim/model/ids.hpp"
@@ -18,6 +19,9 @@ struct TransferRequest {
   IoDirection direction = IoDirection::WRITE;
   model::JobId owner{}; ///< echoed in its TransferDone
   double rate_cap_Bps = std::numeric_limits<double>::infinity();
+  /// Every node of a multi-node job, `node` first: an I/O service that stripes (the fluid network
+  /// model's) moves an equal part through each node's own path instead of widening `node`'s NIC.
+  std::vector<model::NodeId> stripe_nodes;
 };
 
 /// Contended storage transfers, as the engine's parts see them. One transfer per job and purpose

@@ -56,6 +56,12 @@ metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntim
   r.failures = a.failures;
   r.gpu_busy_s = a.gpu_busy_s;
   r.wait_s = a.wait_s;
+  const model::ParallelLayout& layout = job.traffic.layout;
+  if (!entry.spec.is_cpu_job() && layout.compute_s > 0.0) {
+    r.layout = {layout.tp, layout.pp, layout.dp};
+  }
+  r.comm_modelled = job.traffic.modelled;
+  r.comm_lost_s = a.comm_lost_s;
   return r;
 }
 

@@ -24,6 +24,7 @@ struct JobAccounting {
   double lost_work_s = 0.0; ///< computation redone after failures or kills
   double lost_gpu_s = 0.0;  ///< GPU time lost to failures: rollback + detection .. restart + re-queue
   double gpu_busy_s = 0.0;  ///< GPU-seconds spent in GPU steps of its plan
+  double comm_lost_s = 0.0; ///< wall time computing lost to network slowdown (its run minus its uncontended run)
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
   std::vector<std::uint16_t> failures; ///< per failure category (config order, then switches); empty until the first

@@ -38,6 +38,9 @@ void JobLifecycle::submit(model::JobSpec spec) {
   job.cluster = spec.cluster;
   job.accounting.begin_wait(timer_.now_s());
   parts_.checkpoint->admit(job, spec);
+  if (parts_.traffic != nullptr) {
+    parts_.traffic->admit(job, spec);
+  }
   model::JobId id = spec.id;
   table_.jobs.emplace(id, std::move(job));
   cluster.view.add_job(std::move(spec));

@@ -14,6 +14,7 @@
 #include "sim/core/recovery.hpp"
 #include "sim/core/task_runner.hpp"
 #include "sim/core/timer_service.hpp"
+#include "sim/core/training_traffic.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/decision.hpp"
 #include "sim/model/rng.hpp"
@@ -35,6 +36,7 @@ public:
     CheckpointModel* checkpoint = nullptr;
     TaskRunner* plans = nullptr;
     Recovery* recovery = nullptr;
+    TrainingTraffic* traffic = nullptr; ///< optional: layouts and the network model
   };
 
   /// `launch_rng` draws the launch latencies.

@@ -7,6 +7,7 @@
 #include "sim/core/engine_event.hpp"
 #include "sim/core/job_accounting.hpp"
 #include "sim/model/ids.hpp"
+#include "sim/model/parallel_layout.hpp"
 
 namespace acme::core {
 
@@ -37,6 +38,7 @@ struct CheckpointState {
   double segment_start_s = 0.0;   ///< when the current computing segment began
   double segment_stop_s = 0.0;    ///< progress at which it stops
   double segment_debt_s = 0.0;    ///< extra wall time in this segment (slowdown of background persists)
+  double rate = 1.0;              ///< progress per second of wall time after the debt (below 1: network slowdown)
   double debt_s = 0.0;            ///< slowdown owed to the next segment
   double next_checkpoint_s = 0.0; ///< progress at which the next checkpoint is due
   bool needs_restore = false;     ///< the next launch starts by reading its checkpoint back
@@ -47,6 +49,18 @@ struct CheckpointState {
   double restart_cost_s = 0.0;    ///< R: the last restore (estimate before the first)
   TransferId transfer = 0;        ///< blocking transfer in flight (sync write, restore, save), 0 if none
   std::vector<std::pair<TransferId, double>> persists; ///< async persists in flight: (id, progress)
+};
+
+/// A job's training traffic: its parallelism layout and, while it computes on several nodes under the
+/// fluid network model, its flows on the fabric. The training traffic model's state.
+struct TrafficState {
+  model::ParallelLayout layout;
+  bool modelled = false; ///< the fluid network model runs (its slowdown is reported)
+  bool open = false;     ///< flows are on the fabric
+  double dp_share = 1.0; ///< share of its cap the slowest DP flow achieves
+  double pp_share = 1.0;
+  std::vector<FlowId> dp_flows;
+  std::vector<FlowId> pp_flows;
 };
 
 /// A job's run through its task plan: the task runner's state.
@@ -71,6 +85,7 @@ struct JobRuntime {
   std::uint32_t failures_without_progress = 0; ///< failures in a row that found no newer checkpoint
   double persisted_at_last_failure_s = -1.0;   ///< persisted progress the last failure rolled back to
   CheckpointState checkpoint;
+  TrafficState traffic;
   PlanState plan;
   JobAccounting accounting;
 

@@ -8,12 +8,14 @@
 
 namespace acme::core {
 
-Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Location interval_where)
+Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Probe probe,
+                 Location interval_where)
     : interval_s_(interval_s)
     , next_sample_s_(interval_s)
     , views_(std::move(views))
     , busy_at_last_sample_(views_.size(), 0.0)
     , emit_(std::move(emit))
+    , probe_(std::move(probe))
     , interval_where_(std::move(interval_where)) {}
 
 void Sampler::count_rows(double at_s) {
@@ -53,6 +55,9 @@ void Sampler::emit_at(double at_s) {
     s.queued_gpus = view.queued_gpus();
     s.running_jobs = view.running_jobs();
     s.up_nodes = view.up_nodes();
+    if (probe_) {
+      probe_(c, s);
+    }
     emit_(s);
     busy_at_last_sample_[c] = busy_integral;
   }

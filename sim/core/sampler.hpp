@@ -13,11 +13,14 @@ namespace acme::core {
 class Sampler {
 public:
   using Emit = std::function<void(const metrics::ClusterSample& sample)>;
+  /// Adds what else is known of cluster `c` at the sample's time (the network model's NIC use).
+  using Probe = std::function<void(std::size_t c, metrics::ClusterSample& sample)>;
 
-  /// Samples `views` (cluster c is views[c]) every `interval_s` from time 0. A run whose time series
-  /// would pass limits::MAX_TIMESERIES_ROWS rows stops with a ConfigError at `interval_where` (the
-  /// config's `output.timeseries_interval`).
-  Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Location interval_where = {});
+  /// Samples `views` (cluster c is views[c]) every `interval_s` from time 0; `probe` adds the network
+  /// model's figures. A run whose time series would pass limits::MAX_TIMESERIES_ROWS rows stops with a
+  /// ConfigError at `interval_where` (the config's `output.timeseries_interval`).
+  Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Probe probe = {},
+          Location interval_where = {});
 
   /// Emits the samples of the intervals ending before `time_s`, and at `time_s` when `inclusive`
   /// (the end of the run, which also emits the last, partial interval). The views must be as of
@@ -34,6 +37,7 @@ private:
   std::vector<const model::ClusterView*> views_;
   std::vector<double> busy_at_last_sample_; ///< per cluster: allocated GPU-seconds at the last sample
   Emit emit_;
+  Probe probe_;
   Location interval_where_;
   std::uint64_t rows_ = 0;
 };

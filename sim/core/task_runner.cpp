@@ -7,6 +7,17 @@
 namespace acme::core {
 namespace {
 
+/// A read of `bytes` through `node`'s storage path for job `owner`.
+TransferRequest read_request(model::ClusterId cluster, model::NodeId node, double bytes, model::JobId owner) {
+  TransferRequest request;
+  request.cluster = cluster;
+  request.node = node;
+  request.bytes = bytes;
+  request.direction = IoDirection::READ;
+  request.owner = owner;
+  return request;
+}
+
 const std::vector<model::TaskStep>& steps_of(const model::TaskPlan& plan, std::int32_t lane) {
   return lane == PROLOGUE_LANE ? plan.prologue : plan.lanes.at(static_cast<std::size_t>(lane));
 }
@@ -54,8 +65,7 @@ bool TaskRunner::run_step(model::JobId id, JobRuntime& job, std::int32_t lane) {
                             ? 0
                             : std::min(entry.placement.size() - 1, static_cast<std::size_t>(lane) * plan.gpus_per_lane /
                                                                        std::max(1u, entry.placement.front().gpus));
-    TransferId t =
-        io_.start(TransferRequest{job.cluster, entry.placement.at(share).node, step.bytes, IoDirection::READ, id});
+    TransferId t = io_.start(read_request(job.cluster, entry.placement.at(share).node, step.bytes, id));
     job.plan.transfers.emplace_back(t, lane);
     return true;
   }

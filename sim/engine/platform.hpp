@@ -17,6 +17,12 @@ namespace acme::engine {
 /// singleton). Zones: root (full) > one full zone per cluster > a star zone per leaf switch (its
 /// nodes), a star zone for the spine, one for the storage system and, where nodes have dedicated
 /// storage NICs, one for the storage network (each node's storage endpoint is its own host there).
+///
+/// Under the fluid network model (`network.model: fluid`) every node also has two flow ports in its
+/// leaf zone, one per kind of training flow (data parallel, pipeline): a host whose route is its own
+/// port link, then the node's compute NIC. A port link carries the one flow leaving the node by that
+/// port: its bandwidth caps the flow at its demand and its load is the flow's achieved rate. Links have
+/// no latency there and sharing updates are lazy (see make_engine).
 class Platform {
 public:
   Platform(const topology::ClusterGraph& graph, const config::Config& config);
@@ -34,6 +40,17 @@ public:
   double storage_nic_bw_Bps(model::ClusterId cluster, model::NodeId node) const;
   simgrid::s4u::Host* storage_host(model::ClusterId cluster) const;
 
+  bool fluid() const { return fluid_; }
+  /// A node's compute NIC (all its compute NICs as one link).
+  simgrid::s4u::SplitDuplexLink* compute_nic(model::ClusterId cluster, model::NodeId node) const;
+  std::size_t node_count(model::ClusterId cluster) const;
+  /// A leaf's uplinks to the spine layer (all of them as one link).
+  simgrid::s4u::SplitDuplexLink* uplink(model::ClusterId cluster, std::uint32_t leaf) const;
+  std::size_t leaf_count(model::ClusterId cluster) const;
+  /// Fluid model: a node's flow port (`pipeline` false: data parallel) and its link.
+  simgrid::s4u::Host* port_host(model::ClusterId cluster, model::NodeId node, bool pipeline) const;
+  simgrid::s4u::SplitDuplexLink* port_link(model::ClusterId cluster, model::NodeId node, bool pipeline) const;
+
   /// Link names on the route between two hosts (for tests and diagnostics).
   static std::vector<std::string> route_names(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
   const PlatformSummary& summary() const { return summary_; }
@@ -41,6 +58,10 @@ public:
 private:
   struct ClusterHosts {
     std::vector<simgrid::s4u::Host*> nodes;
+    std::vector<simgrid::s4u::SplitDuplexLink*> nics; ///< compute NICs
+    std::vector<simgrid::s4u::SplitDuplexLink*> uplinks;
+    std::vector<simgrid::s4u::Host*> ports; ///< fluid: per node, data parallel then pipeline
+    std::vector<simgrid::s4u::SplitDuplexLink*> port_links;
     std::vector<simgrid::s4u::Host*> endpoints;
     std::vector<simgrid::s4u::SplitDuplexLink*> storage_nics;
     std::vector<double> storage_nic_bw_Bps;
@@ -58,11 +79,18 @@ private:
   };
   void build_cluster(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
                      simgrid::s4u::NetZone* root);
-  static void add_nodes(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
-                        const LeafZones& leaves, ClusterHosts& hosts);
-  static StorageZone add_storage(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
-                                 simgrid::s4u::NetZone* cluster_zone, ClusterHosts& hosts);
+  void add_nodes(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv, const LeafZones& leaves,
+                 ClusterHosts& hosts) const;
+  void add_ports(simgrid::s4u::NetZone* zone, const std::string& node, simgrid::s4u::SplitDuplexLink* nic,
+                 ClusterHosts& hosts) const;
+  StorageZone add_storage(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
+                          simgrid::s4u::NetZone* cluster_zone, ClusterHosts& hosts) const;
+  /// A link of the graph (no latency under the fluid model).
+  simgrid::s4u::SplitDuplexLink* make_link(simgrid::s4u::NetZone* zone, const topology::EdgeProps& e) const;
+  simgrid::s4u::SplitDuplexLink* make_link(simgrid::s4u::NetZone* zone, const std::string& name, double bw_Bps,
+                                           double latency_s) const;
 
+  bool fluid_;
   std::unique_ptr<simgrid::s4u::Engine> engine_;
   std::vector<ClusterHosts> clusters_;
   std::vector<simgrid::kernel::routing::NetPoint*> cluster_gateways_;

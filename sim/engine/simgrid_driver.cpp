@@ -13,10 +13,11 @@ namespace {
 constexpr std::uint64_t PROGRESS_EVERY_INSTANTS = 1 << 10;
 } // namespace
 
-SimgridDriver::SimgridDriver(Platform& platform, SimgridIo& io, core::EventLoop& loop,
+SimgridDriver::SimgridDriver(Platform& platform, SimgridIo& io, SimgridFabric& fabric, core::EventLoop& loop,
                              std::function<void(const Progress&)> on_progress)
     : platform_(platform)
     , io_(io)
+    , fabric_(fabric)
     , loop_(loop)
     , on_progress_(std::move(on_progress)) {}
 
@@ -56,6 +57,7 @@ void SimgridDriver::on_timer(double date) {
     double now = simgrid::s4u::Engine::get_clock();
     if (loop_.next_time_s() <= now) {
       io_.collect_garbage();
+      fabric_.collect_garbage();
       loop_.process_instant(now);
       if (on_progress_ && loop_.instants() % PROGRESS_EVERY_INSTANTS == 0) {
         on_progress_(Progress{now, loop_.epoch_unix_s(), loop_.jobs_submitted(), loop_.jobs_recorded()});

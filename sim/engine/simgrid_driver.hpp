@@ -5,6 +5,7 @@
 
 #include "sim/core/event_loop.hpp"
 #include "sim/engine/platform.hpp"
+#include "sim/engine/simgrid_fabric.hpp"
 #include "sim/engine/simgrid_io.hpp"
 #include "sim/engine/simulation.hpp"
 
@@ -16,7 +17,7 @@ namespace acme::engine {
 /// loop at their own simulated time.
 class SimgridDriver {
 public:
-  SimgridDriver(Platform& platform, SimgridIo& io, core::EventLoop& loop,
+  SimgridDriver(Platform& platform, SimgridIo& io, SimgridFabric& fabric, core::EventLoop& loop,
                 std::function<void(const Progress&)> on_progress);
 
   /// Runs SimGrid until the loop has nothing left to do. Rethrows the first exception an instant
@@ -31,6 +32,7 @@ private:
 
   Platform& platform_;
   SimgridIo& io_;
+  SimgridFabric& fabric_;
   core::EventLoop& loop_;
   std::function<void(const Progress&)> on_progress_;
   double armed_at_s_ = -1.0; ///< date of the earliest kernel timer set and not yet fired (-1: none)

@@ -13,7 +13,11 @@ namespace {
 SimgridIo* g_active = nullptr; // SimGrid's completion signal is global; one SimgridIo per process
 } // namespace
 
-SimgridIo::SimgridIo(Platform& platform, Completion on_done) : platform_(platform), on_done_(std::move(on_done)) {
+SimgridIo::SimgridIo(Platform& platform, Completion on_done, bool striped, Changed on_change)
+    : platform_(platform)
+    , on_done_(std::move(on_done))
+    , striped_(striped)
+    , on_change_(std::move(on_change)) {
   ACME_ASSERT(g_active == nullptr, "one SimgridIo per process (SimGrid's engine is a singleton)");
   g_active = this;
   sg4::Activity::on_completion_cb([](const sg4::Activity& a) {
@@ -27,21 +31,47 @@ SimgridIo::~SimgridIo() {
   g_active = nullptr;
 }
 
-core::TransferId SimgridIo::start(const core::TransferRequest& request) {
-  sg4::Host* endpoint = platform_.storage_endpoint(request.cluster, request.node);
+sg4::CommPtr SimgridIo::make_comm(const core::TransferRequest& request, model::NodeId node, double bytes) const {
+  sg4::Host* endpoint = platform_.storage_endpoint(request.cluster, node);
   sg4::Host* storage = platform_.storage_host(request.cluster);
   ACME_ASSERT(endpoint->is_on(), "transfers start from nodes that are up");
   sg4::CommPtr comm = request.direction == core::IoDirection::WRITE ? sg4::Comm::sendto_init(endpoint, storage)
                                                                     : sg4::Comm::sendto_init(storage, endpoint);
-  comm->set_payload_size(static_cast<std::uint64_t>(request.bytes));
+  comm->set_payload_size(static_cast<std::uint64_t>(bytes));
   if (std::isfinite(request.rate_cap_Bps)) {
     comm->set_rate(request.rate_cap_Bps);
   }
+  return comm;
+}
+
+core::TransferId SimgridIo::start(const core::TransferRequest& request) {
   core::TransferId id = next_id_++;
-  by_activity_[comm.get()] = id;
-  pending_.emplace(id, Pending{comm, request, sg4::Engine::get_clock()});
-  comm->start();
+  Pending p{{}, request, sg4::Engine::get_clock(), 0};
+  if (striped_ && request.stripe_nodes.size() > 1) {
+    double part = request.bytes / static_cast<double>(request.stripe_nodes.size());
+    for (model::NodeId node : request.stripe_nodes) {
+      p.comms.push_back(make_comm(request, node, part));
+    }
+  } else {
+    p.comms.push_back(make_comm(request, request.node, request.bytes));
+  }
+  p.left = p.comms.size();
+  for (const auto& comm : p.comms) {
+    by_activity_[comm.get()] = id;
+  }
+  auto& pending = pending_.emplace(id, std::move(p)).first->second;
+  for (const auto& comm : pending.comms) {
+    comm->start();
+  }
+  changed();
   return id;
+}
+
+void SimgridIo::cancel_comm(const sg4::CommPtr& comm) {
+  // SimGrid reports a cancelled comm twice (CANCELED now, FAILED later): keep it alive and mapped
+  // until the last report so its address cannot be reused meanwhile.
+  cancelled_[comm.get()] = comm;
+  comm->cancel();
 }
 
 void SimgridIo::cancel(core::TransferId id) {
@@ -49,12 +79,16 @@ void SimgridIo::cancel(core::TransferId id) {
   if (it == pending_.end()) {
     return;
   }
-  sg4::CommPtr comm = it->second.comm;
+  std::vector<sg4::CommPtr> comms = std::move(it->second.comms);
   pending_.erase(it);
-  // SimGrid reports a cancelled comm twice (CANCELED now, FAILED later): keep it alive and mapped
-  // until the last report so its address cannot be reused meanwhile.
-  cancelled_[comm.get()] = comm;
-  comm->cancel();
+  for (const auto& comm : comms) {
+    if (comm->get_state() == sg4::Activity::State::FINISHED) {
+      graveyard_.push_back(comm); // a part that already arrived
+    } else {
+      cancel_comm(comm);
+    }
+  }
+  changed();
 }
 
 void SimgridIo::on_activity_end(const sg4::Activity& activity) {
@@ -74,18 +108,34 @@ void SimgridIo::on_activity_end(const sg4::Activity& activity) {
   by_activity_.erase(mapped);
   auto it = pending_.find(id);
   ACME_ASSERT(it != pending_.end(), "a mapped transfer is pending");
-  Pending p = std::move(it->second);
-  pending_.erase(it);
-  graveyard_.push_back(p.comm); // never drop the last reference inside the completion callback
+  Pending& p = it->second;
   bool ok = activity.get_state() == sg4::Activity::State::FINISHED;
-  const core::TransferRequest& r = p.request;
+  if (ok && --p.left > 0) {
+    return; // other parts still move
+  }
+  for (const auto& comm : p.comms) {
+    graveyard_.push_back(comm); // never drop the last reference inside the completion callback
+    if (!ok && comm.get() != &activity && comm->get_state() != sg4::Activity::State::FINISHED) {
+      cancel_comm(comm); // a part failed with its node: the transfer fails, its other parts stop
+    }
+  }
+  core::TransferRequest r = std::move(p.request);
+  double start_s = p.start_s;
+  pending_.erase(it);
   if (ok) {
     if (moved_.size() <= model::to_index(r.cluster)) {
       moved_.resize(model::to_index(r.cluster) + 1, std::vector<double>(2, 0.0));
     }
     moved_[model::to_index(r.cluster)][static_cast<std::size_t>(r.direction)] += r.bytes;
   }
-  on_done_(core::TransferDone{id, r.owner, ok, sg4::Engine::get_clock() - p.start_s});
+  changed();
+  on_done_(core::TransferDone{id, r.owner, ok, sg4::Engine::get_clock() - start_s});
+}
+
+void SimgridIo::changed() const {
+  if (on_change_) {
+    on_change_();
+  }
 }
 
 void SimgridIo::collect_garbage() {
@@ -93,6 +143,9 @@ void SimgridIo::collect_garbage() {
 }
 
 void SimgridIo::widen_nic(model::ClusterId cluster, model::NodeId node, std::uint32_t nodes) {
+  if (striped_) {
+    return; // each node's part takes its own NIC
+  }
   platform_.storage_nic(cluster, node)->set_bandwidth(platform_.storage_nic_bw_Bps(cluster, node) * nodes);
 }
 

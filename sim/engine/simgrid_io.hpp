@@ -12,13 +12,18 @@
 namespace acme::engine {
 
 /// The I/O service over SimGrid: each transfer is one communication between a node's storage
-/// endpoint and its cluster's storage system, limited by NIC, fabric and storage together.
+/// endpoint and its cluster's storage system, limited by NIC, fabric and storage together. Under the
+/// fluid network model (`striped`), a multi-node job's transfer is one communication per node, each
+/// moving an equal part through that node's own NIC (where its training flows are), and it ends
+/// with the last part; otherwise it leaves from the job's first node, whose NIC widen_nic widens.
 class SimgridIo final : public core::IoService {
 public:
   /// Runs in SimGrid's maestro when a transfer that was not cancelled ends.
   using Completion = std::function<void(const core::TransferDone& done)>;
+  /// Runs when transfers start or end (the fabric re-reads its flows' rates then).
+  using Changed = std::function<void()>;
 
-  SimgridIo(Platform& platform, Completion on_done);
+  SimgridIo(Platform& platform, Completion on_done, bool striped = false, Changed on_change = {});
   ~SimgridIo() override;
   SimgridIo(const SimgridIo&) = delete;
   SimgridIo& operator=(const SimgridIo&) = delete;
@@ -34,14 +39,20 @@ public:
 
 private:
   struct Pending {
-    simgrid::s4u::CommPtr comm;
+    std::vector<simgrid::s4u::CommPtr> comms; ///< one, or one per node (striped)
     core::TransferRequest request;
     double start_s = 0.0;
+    std::size_t left = 0; ///< parts still moving
   };
+  simgrid::s4u::CommPtr make_comm(const core::TransferRequest& request, model::NodeId node, double bytes) const;
+  void cancel_comm(const simgrid::s4u::CommPtr& comm);
   void on_activity_end(const simgrid::s4u::Activity& activity);
+  void changed() const;
 
   Platform& platform_;
   Completion on_done_;
+  bool striped_;
+  Changed on_change_;
   core::TransferId next_id_ = 1;
   std::unordered_map<core::TransferId, Pending> pending_;
   std::unordered_map<const simgrid::s4u::Activity*, core::TransferId> by_activity_;

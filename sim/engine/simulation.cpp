@@ -6,6 +6,7 @@
 #include "sim/core/event_loop.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/simgrid_driver.hpp"
+#include "sim/engine/simgrid_fabric.hpp"
 #include "sim/engine/simgrid_io.hpp"
 #include "sim/log/log.hpp"
 #include "sim/topology/cluster_graph.hpp"
@@ -16,7 +17,7 @@ namespace {
 core::LoopSetup loop_setup(const config::Config& config, const policies::PolicyRegistries& registries,
                            const topology::ClusterGraph& graph, const Platform& platform,
                            std::unique_ptr<workloads::WorkloadSource> workload, metrics::Recorder& recorder,
-                           core::IoService& io, bool check_invariants) {
+                           core::IoService& io, core::FabricService& fabric, bool check_invariants) {
   core::LoopSetup setup;
   setup.config = &config;
   setup.registries = &registries;
@@ -24,6 +25,7 @@ core::LoopSetup loop_setup(const config::Config& config, const policies::PolicyR
   setup.workload = std::move(workload);
   setup.recorder = &recorder;
   setup.io = &io;
+  setup.fabric = &fabric;
   for (std::size_t c = 0; c < config.clusters.size(); ++c) {
     model::ClusterId id{static_cast<std::uint16_t>(c)};
     setup.storage_nic_bw_Bps.push_back(platform.storage_nic_bw_Bps(id, model::NodeId{0}));
@@ -41,13 +43,18 @@ struct Simulation::Impl {
       : config(cfg)
       , graph(cfg)
       , platform(graph, cfg)
-      , io(platform, [this](const core::TransferDone& done) { driver.post(done); })
-      , loop(loop_setup(cfg, registries, graph, platform, std::move(workload), rec, io, options.check_invariants))
-      , driver(platform, io, loop, std::move(options.on_progress)) {}
+      , fabric(platform, cfg, [this](const core::EngineEvent& event) { driver.post(event); })
+      , io(
+            platform, [this](const core::TransferDone& done) { driver.post(done); }, cfg.network.fluid(),
+            cfg.network.fluid() ? SimgridIo::Changed([this] { fabric.touch(); }) : SimgridIo::Changed())
+      , loop(loop_setup(cfg, registries, graph, platform, std::move(workload), rec, io, fabric,
+                        options.check_invariants))
+      , driver(platform, io, fabric, loop, std::move(options.on_progress)) {}
 
   const config::Config& config;
   topology::ClusterGraph graph;
   Platform platform;
+  SimgridFabric fabric;
   SimgridIo io;
   core::EventLoop loop;
   SimgridDriver driver;

@@ -32,6 +32,9 @@ struct JobRecord {
   std::vector<std::uint16_t> failures;                   ///< per failure category (RecorderOptions order)
   double gpu_busy_s = 0.0;                               ///< GPU-seconds of GPU work in a task plan (evaluation)
   std::array<double, model::WAIT_REASON_COUNT> wait_s{}; ///< seconds it waited, by reason, all waits
+  std::array<std::uint32_t, 3> layout{};                 ///< tensor, pipeline, data parallel degrees (0: none, CPU job)
+  bool comm_modelled = false;                            ///< the fluid network model ran: comm_lost_s is known
+  double comm_lost_s = 0.0;                              ///< wall time lost to network slowdown (run minus uncontended)
 };
 
 /// The reason a job waited longest (NONE when it never waited).
@@ -46,6 +49,14 @@ struct ClusterSample {
   std::uint64_t queued_gpus = 0; ///< GPU demand of queued jobs, at the end of the interval
   std::size_t running_jobs = 0;
   std::uint32_t up_nodes = 0;
+  bool network = false;                 ///< the fluid network model runs: the fields below are set
+  double nic_util_mean = 0.0;           ///< compute NICs, 0..1, at the end of the interval
+  double nic_idle_share = 0.0;          ///< share of NICs carrying nothing
+  double nic_util_p95 = 0.0;            ///< 95th percentile over the NICs
+  double spine_util = 0.0;              ///< leaf-to-spine links, 0..1
+  std::uint32_t nics = 0;               ///< NICs sampled
+  std::uint32_t nics_idle = 0;          ///< of which idle
+  std::uint32_t nics_above_quarter = 0; ///< of which above 25% of their bandwidth
 };
 
 /// What the recorder needs to know about each cluster.

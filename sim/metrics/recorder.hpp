@@ -14,6 +14,7 @@ class AtomicFile;
 class EvalStats;
 class EventTrace;
 class FaultStats;
+class NetworkStats;
 class OutputSet;
 class SummaryBuilder;
 
@@ -26,6 +27,7 @@ struct RecorderOptions {
   bool write_jobs_csv = true;
   bool write_events = false;                   ///< events.csv (the `output.events` key)
   std::vector<std::string> failure_categories; ///< names, in the order of JobRecord::failures
+  bool network_model = false;                  ///< the fluid network model runs: summary.json's network blocks
 };
 
 /// Facts about the whole run, known at its end.
@@ -58,6 +60,8 @@ public:
 private:
   void append_job_row(const JobRecord& record);
   void commit_files(const RunInfo& info);
+  /// The fluid network model's cells of a jobs.csv row: tp, pp, dp, comm_slowdown.
+  void append_network_cells(const JobRecord& record);
 
   RecorderOptions options_;
   const model::NameTable* users_;
@@ -69,6 +73,7 @@ private:
   std::unique_ptr<SummaryBuilder> summary_;
   std::unique_ptr<FaultStats> faults_;
   std::unique_ptr<EvalStats> evals_;
+  std::unique_ptr<NetworkStats> network_;
   std::unique_ptr<EventTrace> events_;
   std::uint64_t jobs_recorded_ = 0;
   model::DateTimeFormatter date_formatter_;

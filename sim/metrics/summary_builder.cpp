@@ -4,6 +4,7 @@
 
 #include "sim/metrics/eval_stats.hpp"
 #include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/network_stats.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/text_escape.hpp"
@@ -103,7 +104,7 @@ std::string SummaryBuilder::render_class(ClassStats& s) const {
 }
 
 std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults,
-                                           const EvalStats& evals) {
+                                           const EvalStats& evals, NetworkStats* network) {
   ClusterStats& cs = stats_[c];
   const ClusterInfo& ci = clusters_[c];
   ClassStats all_gpu;
@@ -138,6 +139,9 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
       number(cs.busy_gpu_seconds / SECONDS_PER_HOUR));
   out += "\n      " + faults.render_cluster(c, info) + ",";
   out += "\n      " + evals.render_cluster(c) + ",";
+  if (network != nullptr) {
+    out += "\n      " + network->render_cluster(c) + ",";
+  }
   out += "\n      \"by_type\": {\n";
   for (std::size_t k = 0; k < CLASS_COUNT; ++k) {
     std::string name = k == CPU_CLASS ? "CPU" : std::string(model::to_string(static_cast<model::JobType>(k)));
@@ -148,7 +152,7 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
 }
 
 std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
-                                   const EvalStats& evals) {
+                                   const EvalStats& evals, NetworkStats* network) {
   std::string out = "{\n";
   out += fmt::format(
       "  \"seed\": {},\n  \"config\": {},\n  \"version\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n",
@@ -157,7 +161,7 @@ std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo
   out += fmt::format("  \"jobs_submitted\": {},\n  \"trace_rows_skipped\": {},\n  \"clusters\": {{\n",
                      info.jobs_submitted, info.trace_rows_skipped);
   for (std::size_t c = 0; c < clusters_.size(); ++c) {
-    out += render_cluster(c, info, faults, evals) + (c + 1 < clusters_.size() ? ",\n" : "\n");
+    out += render_cluster(c, info, faults, evals, network) + (c + 1 < clusters_.size() ? ",\n" : "\n");
   }
   out += "  }\n}\n";
   return out;

@@ -11,6 +11,7 @@ namespace acme::metrics {
 
 class EvalStats;
 class FaultStats;
+class NetworkStats;
 struct RecorderOptions;
 struct RunInfo;
 
@@ -25,8 +26,9 @@ public:
 
   void add(const JobRecord& record);
   void add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds);
+  /// `network` (optional): the network blocks, when the fluid network model ran.
   std::string render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
-                     const EvalStats& evals);
+                     const EvalStats& evals, NetworkStats* network = nullptr);
 
 private:
   struct ClassStats {
@@ -44,7 +46,8 @@ private:
     double busy_gpu_seconds = 0.0;
   };
   std::string render_class(ClassStats& stats) const;
-  std::string render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults, const EvalStats& evals);
+  std::string render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults, const EvalStats& evals,
+                             NetworkStats* network);
 
   std::vector<ClusterInfo> clusters_;
   std::vector<ClusterStats> stats_;

@@ -68,6 +68,8 @@ struct JobSpec {
   RunId run{};                                     ///< logical run its attempts share; 0: none (own run)
   std::uint16_t attempt = 1;                       ///< attempt number within the run, from 1
   double model_params = 0.0;                       ///< model parameters (count), 0 when unknown
+  std::uint32_t tp_degree = 0;                     ///< tensor-parallel degree, 0 when unknown (layout rules decide)
+  std::uint32_t pp_degree = 0;                     ///< pipeline-parallel degree, 0 when unknown
   FailureCategory failure = FailureCategory::NONE; ///< cause, when final_state counts as failed
   std::string name;                                ///< job id as written in the trace
   std::uint64_t eval_batch = 0;                    ///< evaluation request (model checkpoint) it belongs to; 0: none

@@ -98,6 +98,7 @@ metrics::RecorderOptions recorder_options(const config::Config& config, const st
     ro.clusters.push_back({c.name, c.utc_offset_s, c.nodes, c.total_gpus(), c.storage.bw_Bps});
   }
   ro.failure_categories = config.faults->failures.category_names();
+  ro.network_model = config.network.fluid();
   return ro;
 }
 

@@ -9,11 +9,28 @@
 namespace acme::workloads {
 namespace {
 
-enum Column : std::uint8_t { JOB_ID, USER, NODE_NUM, GPU_NUM, CPU_NUM, TYPE, STATE, SUBMIT, START, END, DURATION };
-constexpr TraceColumn COLUMNS[] = {{"job_id", true},    {"user", true},        {"node_num", false},
-                                   {"gpu_num", true},   {"cpu_num", false},    {"type", true},
-                                   {"state", true},     {"submit_time", true}, {"start_time", false},
-                                   {"end_time", false}, {"duration", true}};
+// model_params, tp and pp are not AcmeTrace columns: optional extensions giving a job's model size and
+// parallelism layout where known (sim/model/parallel_layout.hpp; empty or absent: the layout rules decide).
+enum Column : std::uint8_t {
+  JOB_ID,
+  USER,
+  NODE_NUM,
+  GPU_NUM,
+  CPU_NUM,
+  TYPE,
+  STATE,
+  SUBMIT,
+  START,
+  END,
+  DURATION,
+  MODEL_PARAMS,
+  TP,
+  PP
+};
+constexpr TraceColumn COLUMNS[] = {
+    {"job_id", true},   {"user", true},          {"node_num", false},   {"gpu_num", true},     {"cpu_num", false},
+    {"type", true},     {"state", true},         {"submit_time", true}, {"start_time", false}, {"end_time", false},
+    {"duration", true}, {"model_params", false}, {"tp", false},         {"pp", false}};
 constexpr CsvTraceSchema SCHEMA{COLUMNS, "empty trace; expected an AcmeTrace header row",
                                 "expected the AcmeTrace schema (job_id,user,node_num,gpu_num,cpu_num,type,state,"
                                 "submit_time,start_time,end_time,duration,queue,gpu_time)"};
@@ -49,6 +66,18 @@ double AcmeTraceReader::time(std::size_t c) const {
   return *t;
 }
 
+void AcmeTraceReader::parse_layout(model::JobSpec& job) const {
+  if (std::string_view text = field(MODEL_PARAMS); !text.empty()) {
+    auto params = csv::parse_number<double>(text);
+    if (!params || !(*params > 0.0) || !std::isfinite(*params)) {
+      bad(MODEL_PARAMS, "expected a positive parameter count such as 7e9, got \"" + std::string(text) + "\"");
+    }
+    job.model_params = *params;
+  }
+  job.tp_degree = count(TP);
+  job.pp_degree = count(PP);
+}
+
 std::optional<model::JobSpec> AcmeTraceReader::parse_row() {
   model::JobSpec job;
   job.cluster = file().cluster;
@@ -76,6 +105,7 @@ std::optional<model::JobSpec> AcmeTraceReader::parse_row() {
     bad(DURATION, "expected a duration in seconds >= 0, got \"" + std::string(field(DURATION)) + "\"");
   }
   job.duration_s = check_trace_duration(*duration, COLUMNS[DURATION].name, field(DURATION));
+  parse_layout(job);
   if (job.recorded_start_s != model::UNKNOWN_TIME_S && job.recorded_start_s < job.submit_time_s) {
     bad(START, "start_time is before submit_time; expected start_time >= submit_time");
   }

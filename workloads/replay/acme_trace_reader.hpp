@@ -22,6 +22,8 @@ private:
   const char* id_column() const override { return "job_id"; }
   std::uint32_t count(std::size_t c) const;
   double time(std::size_t c) const;
+  /// The optional model_params, tp and pp columns.
+  void parse_layout(model::JobSpec& job) const;
 };
 
 /// Which AcmeTrace schema to write.

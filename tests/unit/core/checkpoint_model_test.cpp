@@ -207,3 +207,75 @@ TEST_CASE("core::checkpoint_model: a preempted job saves before it leaves, or lo
     CHECK_FALSE(job.checkpoint.needs_restore);
   }
 }
+
+TEST_CASE("core::checkpoint_model: a progress-rate change mid-segment stops progress there and reschedules its end",
+          "[core][checkpoint][network]") {
+  Bench b(false);
+  core::JobRuntime& job = b.job();
+  b.model.resume(b.id, job);
+  REQUIRE(b.last<core::SegmentEnded>().first == INTERVAL_S);
+  std::uint32_t first = job.generation;
+
+  b.timer.set_now(400.0);
+  b.model.set_progress_rate(b.id, job, 0.5); // the network halves the pace 400 s in
+  CHECK(job.checkpoint.progress_s == 400.0);
+  CHECK(job.generation != first); // the old segment end is stale
+  CHECK(b.last<core::SegmentEnded>().first == Approx(400.0 + 600.0 / 0.5));
+
+  b.timer.set_now(1000.0);
+  b.model.set_progress_rate(b.id, job, 1.0); // back to full speed
+  CHECK(job.checkpoint.progress_s == Approx(700.0));
+  CHECK(job.accounting.comm_lost_s == Approx(300.0)); // 600 s of wall time made 300 s of progress
+  CHECK(b.last<core::SegmentEnded>().first == Approx(1300.0));
+
+  b.timer.set_now(1300.0);
+  b.model.on_segment_end(b.id, job);
+  CHECK(job.checkpoint.progress_s == INTERVAL_S);
+  CHECK(job.stage == core::JobStage::CHECKPOINTING);
+  CHECK(job.accounting.comm_lost_s == Approx(300.0));
+
+  SECTION("the same rate again changes nothing") {
+    b.model.on_transfer_done(b.id, job, b.io.done(1, 50.0));
+    std::uint32_t g = job.generation;
+    std::size_t events = b.timer.scheduled.size();
+    b.model.set_progress_rate(b.id, job, 1.0);
+    CHECK(job.generation == g);
+    CHECK(b.timer.scheduled.size() == events);
+  }
+  SECTION("a rate set while stalled applies from the next segment") {
+    b.model.set_progress_rate(b.id, job, 0.25);
+    CHECK(job.stage == core::JobStage::CHECKPOINTING);
+    b.timer.set_now(1350.0);
+    b.model.on_transfer_done(b.id, job, b.io.done(1, 50.0));
+    CHECK(b.last<core::SegmentEnded>().first == Approx(1350.0 + INTERVAL_S / 0.25));
+    b.timer.set_now(1450.0);
+    b.model.stop_progress(job); // a failure: progress stops at the slow pace
+    CHECK(job.checkpoint.progress_s == Approx(INTERVAL_S + 25.0));
+    CHECK(job.accounting.comm_lost_s == Approx(300.0 + 75.0));
+  }
+}
+
+TEST_CASE("core::checkpoint_model: a rate change while a persist's slowdown is being paid carries the rest over",
+          "[core][checkpoint][network]") {
+  Bench b(true);
+  core::JobRuntime& job = b.job();
+  b.model.resume(b.id, job);
+  b.timer.set_now(1000.0);
+  b.model.on_segment_end(b.id, job);
+  double snapshot_s = BYTES / 8 / D2H_BPS;
+  b.timer.set_now(1000.0 + snapshot_s);
+  b.model.on_stall_end(b.id, job);
+  b.timer.set_now(1100.0);
+  double persist_s = 1100.0 - (1000.0 + snapshot_s);
+  b.model.on_transfer_done(b.id, job, b.io.done(1, persist_s));
+  double debt_s = persist_s * SLOWDOWN;
+  double progress_s = job.checkpoint.progress_s;
+  REQUIRE(job.checkpoint.segment_debt_s == Approx(debt_s));
+  // Half of the debt paid, then the pace halves: the other half is still owed, then progress at 0.5.
+  b.timer.set_now(1100.0 + debt_s / 2);
+  b.model.set_progress_rate(b.id, job, 0.5);
+  CHECK(job.checkpoint.progress_s == Approx(progress_s));
+  CHECK(job.checkpoint.segment_debt_s == Approx(debt_s / 2));
+  CHECK(b.last<core::SegmentEnded>().first ==
+        Approx(1100.0 + debt_s / 2 + debt_s / 2 + (2 * INTERVAL_S - progress_s) / 0.5));
+}

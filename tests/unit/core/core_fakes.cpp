@@ -62,6 +62,49 @@ core::TransferDone FakeIo::done(core::TransferId id, double duration_s) const {
   return core::TransferDone{id, started.at(id).owner, true, duration_s};
 }
 
+core::FlowId FakeFabric::open(const core::FlowRequest& request) {
+  open_flows[next_id_] = request;
+  rates_[next_id_] = 0.0;
+  return next_id_++;
+}
+
+void FakeFabric::close(core::FlowId flow) {
+  REQUIRE(open_flows.erase(flow) == 1);
+  rates_.erase(flow);
+  closed.push_back(flow);
+}
+
+double FakeFabric::achieved_Bps(core::FlowId flow) const {
+  auto it = rates_.find(flow);
+  return it == rates_.end() ? 0.0 : it->second;
+}
+
+std::vector<core::FlowId> FakeFabric::take_changed() {
+  std::vector<core::FlowId> out;
+  out.swap(changed_);
+  return out;
+}
+
+void FakeFabric::set_uplinks_down(model::ClusterId, std::uint32_t leaf, std::uint32_t down) {
+  uplinks_down.emplace_back(leaf, down);
+}
+
+core::FabricUsage FakeFabric::usage(model::ClusterId) const {
+  return {};
+}
+
+void FakeFabric::set_rate(core::FlowId flow, double rate_Bps) {
+  REQUIRE(open_flows.count(flow) == 1);
+  rates_[flow] = rate_Bps;
+  changed_.push_back(flow);
+}
+
+void FakeFabric::grant_demands() {
+  for (const auto& [flow, request] : open_flows) {
+    set_rate(flow, request.demand_Bps);
+  }
+}
+
 void FakeControl::finish(model::JobId id, core::JobRuntime& job, model::JobState state, model::EndCause) {
   calls.push_back("finish " + id_text(id) + " " + state_name(state));
   core::ClusterRuntime& cluster = table_.cluster_of(job);

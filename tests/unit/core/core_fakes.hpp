@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "sim/core/cluster_runtime.hpp"
+#include "sim/core/fabric_service.hpp"
 #include "sim/core/io_service.hpp"
 #include "sim/core/job_control.hpp"
 #include "sim/core/timer_service.hpp"
@@ -75,6 +77,30 @@ public:
 
 private:
   core::TransferId next_id_ = 1;
+};
+
+/// Records the flows opened and closed; rates change when the test says so.
+class FakeFabric final : public core::FabricService {
+public:
+  core::FlowId open(const core::FlowRequest& request) override;
+  void close(core::FlowId flow) override;
+  double achieved_Bps(core::FlowId flow) const override;
+  std::vector<core::FlowId> take_changed() override;
+  void set_uplinks_down(model::ClusterId cluster, std::uint32_t leaf, std::uint32_t down) override;
+  core::FabricUsage usage(model::ClusterId cluster) const override;
+  /// The fabric re-shared: `flow` now runs at `rate_Bps`.
+  void set_rate(core::FlowId flow, double rate_Bps);
+  /// Every open flow at its demand (as an uncontended fabric would share).
+  void grant_demands();
+
+  std::map<core::FlowId, core::FlowRequest> open_flows;
+  std::vector<core::FlowId> closed;
+  std::vector<std::tuple<std::uint32_t, std::uint32_t>> uplinks_down; ///< (leaf, down) as set
+
+private:
+  std::map<core::FlowId, double> rates_;
+  std::vector<core::FlowId> changed_;
+  core::FlowId next_id_ = 1;
 };
 
 /// Records what the parts ask of the lifecycle, and does its part of the bookkeeping: a finished
