@@ -6,9 +6,11 @@
 #include <map>
 
 #include "sim/cli/commands.hpp"
+#include "sim/metrics/atomic_file.hpp"
 #include "sim/model/error.hpp"
 #include "validate/checkpoint/checkpoint_checks.hpp"
 #include "validate/eval/eval_checks.hpp"
+#include "validate/power/power_checks.hpp"
 #include <unistd.h>
 
 namespace acme::cli {
@@ -19,6 +21,23 @@ struct Subject {
   /// Runs the subject with its own arguments in the given context; returns the exit code.
   std::function<int(const validate::ValidationContext&, std::vector<std::string>)> run;
 };
+
+/// The config `validate power` runs: its argument, else the embedded default written into the work dir.
+std::string config_for_power(const validate::ValidationContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() > 1) {
+    throw ConfigError(Location{"acme-sim validate power", 0, 0}, "",
+                      "expected at most one CONFIG, got " + std::to_string(args.size()) + " arguments");
+  }
+  if (!args.empty()) {
+    if (!std::filesystem::is_regular_file(args[0])) {
+      throw ConfigError(Location{args[0], 0, 0}, "", "cannot read; expected a config file");
+    }
+    return std::filesystem::absolute(args[0]).string();
+  }
+  std::string path = (std::filesystem::path(ctx.work_dir) / "acme.yaml").string();
+  metrics::write_file_atomically(path, embedded_default_config());
+  return path;
+}
 
 const std::map<std::string, Subject>& subjects() {
   static const std::map<std::string, Subject> table = {
@@ -32,6 +51,13 @@ const std::map<std::string, Subject>& subjects() {
        {"evaluation trials vs the paper: HumanEval profile, coupled/decoupled makespan ratios on 1 and 4 nodes, "
         "per-trial model-load throughput",
         [](const validate::ValidationContext& ctx, std::vector<std::string>) { return validate::check_eval(ctx); }}},
+      {"power",
+       {"energy model vs the paper: per-GPU power CDFs of the default run (Seren, Kalos), GPU and CPU server "
+        "power, a loaded server's breakdown, the idle-cluster closed form  [CONFIG, default: the embedded "
+        "configs/acme.yaml]",
+        [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
+          return validate::check_power(ctx, config_for_power(ctx, args));
+        }}},
       {"workload",
        {"the synthetic Acme workload vs the paper: duration and GPU-count CDFs, type and state shares, Table 2",
         [](const validate::ValidationContext&, std::vector<std::string> args) {

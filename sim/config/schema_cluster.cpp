@@ -25,7 +25,7 @@ constexpr double DEFAULT_GPU_MEMORY_GIB = 80.0;      // A100-SXM-80GB
 constexpr double DEFAULT_HOST_MEMORY_GIB = 2048.0;   // paper: 2 TB host RAM (Kalos nodes)
 constexpr double DEFAULT_NVLINK_GBPS = 600.0;        // NVIDIA A100 datasheet: NVLink3 600 GB/s
 constexpr double DEFAULT_NIC_GBITPS = 200.0;         // paper: HDR InfiniBand 200 Gb/s
-constexpr double DEFAULT_GPU_IDLE_W = 60.0;          // data/acme/pkl_*_gpu_power_W.csv: idle mode
+constexpr double DEFAULT_GPU_IDLE_W = 64.0;          // data/acme/pkl_*_gpu_power_W.csv: middle of the 60-68 W idle mode
 constexpr double DEFAULT_GPU_MAX_W = 400.0;          // A100-SXM TDP
 constexpr std::uint32_t DEFAULT_NODES_PER_LEAF = 20; // a 40-port HDR leaf: 20 down, 20 up (non-blocking)
 constexpr double DEFAULT_LINK_LATENCY_S = 1e-6;      // InfiniBand switch hop, order of 1 us
@@ -183,7 +183,7 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   c.storage = parse_storage(node["storage"]);
   Node policies = node["policies"];
   if (policies.is_defined()) {
-    policies.expect_keys({"scheduler", "placement"});
+    policies.expect_keys({"scheduler", "placement", "power"});
   }
   auto pick = [&](const char* family, const char* fallback) {
     Node own = policies[family];
@@ -191,6 +191,7 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   };
   c.scheduler = pick("scheduler", "fifo");
   c.placement = pick("placement", "pack");
+  c.power = pick("power", "none");
   if (Node latency = node["launch_latency"]; latency.is_defined()) {
     c.launch_latency = parse_duration_distribution(latency);
   }

@@ -84,7 +84,18 @@ struct TracedFailure {
   std::uint32_t category = 0; ///< index into failures.categories
 };
 
-using EngineEvent = std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed,
-                                 TransferDone, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired, TracedFailure>;
+/// A node switched on by its cluster's power policy has booted: it is back in service.
+struct NodeBooted {
+  model::ClusterId cluster{};
+  std::uint32_t node = 0;
+};
+/// A cluster's power policy asked to be called at this time.
+struct PowerCheck {
+  model::ClusterId cluster{};
+};
+
+using EngineEvent =
+    std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed, TransferDone, NodeFailed,
+                 NodeRepaired, LeafFailed, LeafRepaired, TracedFailure, NodeBooted, PowerCheck>;
 
 } // namespace acme::core

@@ -58,6 +58,15 @@ JobTable make_table(const LoopSetup& setup) {
   return table;
 }
 
+std::vector<std::unique_ptr<policies::PowerPolicy>> power_policies(const LoopSetup& setup) {
+  std::vector<std::unique_ptr<policies::PowerPolicy>> out;
+  for (const auto& cc : setup.config->clusters) {
+    policies::PolicyContext context{setup.config->seed, cc.name, setup.config->base_dir};
+    out.push_back(setup.registries->powers.create(cc.power, context));
+  }
+  return out;
+}
+
 std::vector<FailureShape> failure_shapes(const config::Config& cfg, const topology::ClusterGraph& graph) {
   std::vector<FailureShape> shapes;
   for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
@@ -115,7 +124,9 @@ EventLoop::EventLoop(LoopSetup setup)
     , recovery_policy_(
           setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, "", config_.base_dir}))
     , table_(make_table(setup))
+    , power_(config_, table_)
     , nodes_(table_, *setup.io, recorder_.events())
+    , power_control_(power_policies(setup), queue_, table_, nodes_, power_)
     , lifecycle_(*config_.faults, queue_, *setup.io, table_, nodes_, recorder_, launch_rng_)
     , checkpoint_(*config_.faults, *checkpoint_policy_, costs_from(config_), queue_, *setup.io, table_, lifecycle_,
                   launch_rng_, recorder_.events())
@@ -124,9 +135,10 @@ EventLoop::EventLoop(LoopSetup setup)
                 workload_->epoch_unix_s())
     , failures_(config_.faults->failures, failure_shapes(config_, *setup.graph), queue_, failure_rng_, nodes_,
                 lifecycle_)
-    , sampler_(config_.output.timeseries_interval_s, views_of(table_),
-               [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }) {
-  lifecycle_.attach({&checkpoint_, &plans_, &recovery_});
+    , sampler_(
+          config_.output.timeseries_interval_s, views_of(table_),
+          [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }, &power_) {
+  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &power_});
   next_job_ = workload_->next();
   recovery_.set_aside_spares();
   const std::string& trace = config_.faults->failures.trace_path;
@@ -158,6 +170,7 @@ void EventLoop::process_instant(double now_s) {
     take_submissions(now_s);
     recovery_.restart_awaiting_jobs();
     run_schedulers();
+    power_control_.decide();
     if (!queue_.has_due() && !plans_.has_spawned()) {
       break;
     }
@@ -172,6 +185,7 @@ void EventLoop::finish() {
   sampler_.sample_until(queue_.now_s(), true);
   check_queues_drained(table_, config_);
   ACME_ASSERT(table_.jobs.empty(), "every submitted job is accounted for");
+  recorder_.on_power(power_.finish(queue_.now_s()));
 }
 
 void EventLoop::dispatch(const EngineEvent& event) {
@@ -240,6 +254,14 @@ void EventLoop::on(const TracedFailure& e) {
   failures_.on(e);
 }
 
+void EventLoop::on(const NodeBooted& e) {
+  power_control_.on(e);
+}
+
+void EventLoop::on(const PowerCheck& e) {
+  power_control_.on(e);
+}
+
 void EventLoop::take_submissions(double now_s) {
   for (auto& spec : plans_.take_spawned()) {
     lifecycle_.submit(std::move(spec)); // follow-up jobs of task plans (e.g. metric jobs)
@@ -262,6 +284,7 @@ void EventLoop::run_schedulers() {
     for (const auto& decision : decisions) {
       lifecycle_.apply(cluster, decision);
     }
+    power_control_.after_round(cluster.view.shape().id);
   }
 }
 

@@ -14,6 +14,8 @@
 #include "sim/core/io_service.hpp"
 #include "sim/core/job_lifecycle.hpp"
 #include "sim/core/node_availability.hpp"
+#include "sim/core/power_control.hpp"
+#include "sim/core/power_meter.hpp"
 #include "sim/core/recovery.hpp"
 #include "sim/core/sampler.hpp"
 #include "sim/core/task_runner.hpp"
@@ -78,6 +80,8 @@ private:
   void on(const LeafFailed& e);
   void on(const LeafRepaired& e);
   void on(const TracedFailure& e);
+  void on(const NodeBooted& e);
+  void on(const PowerCheck& e);
   void take_submissions(double now_s);
   void run_schedulers();
   void check_invariants() const;
@@ -93,7 +97,9 @@ private:
   std::unique_ptr<policies::RecoveryPolicy> recovery_policy_;
   EventQueue queue_;
   JobTable table_;
+  PowerMeter power_;
   NodeAvailability nodes_;
+  PowerControl power_control_;
   JobLifecycle lifecycle_;
   CheckpointModel checkpoint_;
   TaskRunner plans_;

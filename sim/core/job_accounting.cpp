@@ -33,6 +33,7 @@ metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntim
   r.preemptions = a.preemptions;
   r.failures = a.failures;
   r.gpu_busy_s = a.gpu_busy_s;
+  r.energy = metrics::JobEnergy{job.power.energy_J, job.power.stall_J, job.power.rollback_J};
   return r;
 }
 

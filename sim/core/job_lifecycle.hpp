@@ -11,6 +11,7 @@
 #include "sim/core/io_service.hpp"
 #include "sim/core/job_control.hpp"
 #include "sim/core/node_availability.hpp"
+#include "sim/core/power_meter.hpp"
 #include "sim/core/recovery.hpp"
 #include "sim/core/task_runner.hpp"
 #include "sim/core/timer_service.hpp"
@@ -35,6 +36,7 @@ public:
     CheckpointModel* checkpoint = nullptr;
     TaskRunner* plans = nullptr;
     Recovery* recovery = nullptr;
+    PowerMeter* power = nullptr;
   };
 
   /// `launch_rng` draws the launch latencies.

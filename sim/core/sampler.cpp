@@ -4,12 +4,14 @@
 
 namespace acme::core {
 
-Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit)
+Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, const PowerMeter* power)
     : interval_s_(interval_s)
     , next_sample_s_(interval_s)
     , views_(std::move(views))
     , busy_at_last_sample_(views_.size(), 0.0)
-    , emit_(std::move(emit)) {}
+    , energy_at_last_sample_(views_.size(), 0.0)
+    , emit_(std::move(emit))
+    , power_(power) {}
 
 void Sampler::sample_until(double time_s, bool inclusive) {
   while (next_sample_s_ < time_s || (inclusive && next_sample_s_ <= time_s)) {
@@ -35,6 +37,12 @@ void Sampler::emit_at(double at_s) {
     s.queued_gpus = view.queued_gpus();
     s.running_jobs = view.running_jobs();
     s.up_nodes = view.up_nodes();
+    s.nodes_off = view.powered_off_nodes();
+    if (power_ != nullptr) {
+      double energy = power_->energy_J(view.shape().id, at_s);
+      s.power_W = span > 0.0 ? (energy - energy_at_last_sample_[c]) / span : power_->power_W(view.shape().id);
+      energy_at_last_sample_[c] = energy;
+    }
     emit_(s);
     busy_at_last_sample_[c] = busy_integral;
   }

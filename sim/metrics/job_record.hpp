@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/metrics/power_report.hpp"
 #include "sim/model/job.hpp"
 
 namespace acme::metrics {
@@ -29,6 +30,7 @@ struct JobRecord {
   std::uint32_t preemptions = 0;
   std::vector<std::uint16_t> failures; ///< per failure category (RecorderOptions order)
   double gpu_busy_s = 0.0;             ///< GPU-seconds of GPU work in a task plan (evaluation)
+  JobEnergy energy;                    ///< its GPUs and its share of its nodes' base, all attempts
 };
 
 /// State of one cluster over one output interval.
@@ -40,6 +42,8 @@ struct ClusterSample {
   std::uint64_t queued_gpus = 0; ///< GPU demand of queued jobs, at the end of the interval
   std::size_t running_jobs = 0;
   std::uint32_t up_nodes = 0;
+  double power_W = 0.0;        ///< mean total power over the interval (nodes, CPU servers, switches, storage)
+  std::uint32_t nodes_off = 0; ///< switched off by the power policy, at the end of the interval
 };
 
 /// What the recorder needs to know about each cluster.

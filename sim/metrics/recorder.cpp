@@ -10,6 +10,7 @@
 #include "sim/metrics/eval_stats.hpp"
 #include "sim/metrics/event_trace.hpp"
 #include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/power_stats.hpp"
 #include "sim/metrics/summary_builder.hpp"
 #include "sim/metrics/text_append.hpp"
 #include "sim/model/civil_time.hpp"
@@ -33,7 +34,8 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     , users_(&users)
     , summary_(std::make_unique<SummaryBuilder>(options_.clusters))
     , faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories))
-    , evals_(std::make_unique<EvalStats>(options_.clusters.size())) {
+    , evals_(std::make_unique<EvalStats>(options_.clusters.size()))
+    , power_(std::make_unique<PowerStats>(options_.clusters.size())) {
   std::filesystem::create_directories(options_.out_dir);
   log::get(log::Category::METRICS)
       .debug("output folder {} (jobs.csv {}, events.csv {}); files appear when the run ends", options_.out_dir,
@@ -59,6 +61,7 @@ void Recorder::on_job(const JobRecord& record) {
   summary_->add(record);
   faults_->add(record);
   evals_->add(record);
+  power_->add(record);
   if (jobs_file_) {
     append_job_row(record);
     if (jobs_buffer_.size() > FLUSH_BYTES) {
@@ -131,6 +134,10 @@ void Recorder::on_sample(const ClusterSample& s) {
   fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{}\n",
                  model::format_datetime(options_.epoch_unix_s + s.time_s, cluster.utc_offset_s), cluster.name,
                  s.busy_gpus_avg, s.queued_jobs, s.queued_gpus, s.running_jobs, s.up_nodes);
+}
+
+void Recorder::on_power(std::vector<ClusterPowerReport> reports) {
+  power_->set_reports(std::move(reports));
 }
 
 void Recorder::finish(const RunInfo& info) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/metrics/job_record.hpp"
+#include "sim/metrics/power_report.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/name_table.hpp"
 
@@ -14,6 +15,7 @@ class AtomicFile;
 class EvalStats;
 class EventTrace;
 class FaultStats;
+class PowerStats;
 class SummaryBuilder;
 
 struct RecorderOptions {
@@ -47,6 +49,8 @@ public:
 
   void on_job(const JobRecord& record);
   void on_sample(const ClusterSample& sample);
+  /// Each cluster's energy account at the end of the run (before finish()).
+  void on_power(std::vector<ClusterPowerReport> reports);
   /// Writes the summary and time series and commits every file. Nothing is visible before.
   void finish(const RunInfo& info);
 
@@ -66,6 +70,7 @@ private:
   std::unique_ptr<SummaryBuilder> summary_;
   std::unique_ptr<FaultStats> faults_;
   std::unique_ptr<EvalStats> evals_;
+  std::unique_ptr<PowerStats> power_;
   std::unique_ptr<EventTrace> events_;
   std::uint64_t jobs_recorded_ = 0;
   model::DateTimeFormatter date_formatter_;
