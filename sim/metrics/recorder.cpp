@@ -23,8 +23,12 @@ namespace {
 constexpr const char* JOBS_HEADER =
     "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
     "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
-    "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost\n";
-constexpr const char* TIMESERIES_HEADER = "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes\n";
+    "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost,"
+    "energy_kWh\n";
+constexpr const char* TIMESERIES_HEADER =
+    "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes,power_kW,nodes_off\n";
+constexpr double JOULES_PER_KWH = 3.6e6;
+constexpr double WATTS_PER_KW = 1000.0;
 constexpr std::size_t FLUSH_BYTES = 1 << 20;
 
 } // namespace
@@ -120,7 +124,8 @@ void Recorder::append_job_row(const JobRecord& r) {
   cell(out, std::uint64_t{r.preemptions});
   cell(out, std::string_view(faults_->failures_text(r.failures)));
   cell(out, r.lost_work_s);
-  append(out, r.lost_gpu_s / SECONDS_PER_HOUR);
+  cell(out, r.lost_gpu_s / SECONDS_PER_HOUR);
+  append(out, r.energy.total_J / JOULES_PER_KWH);
   out += '\n';
 }
 
@@ -131,9 +136,10 @@ void Recorder::on_sample(const ClusterSample& s) {
   }
   summary_->add_busy_gpu_seconds(s.cluster, s.busy_gpus_avg * (s.time_s - last_sample_s_[s.cluster]));
   last_sample_s_[s.cluster] = s.time_s;
-  fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{}\n",
+  fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{},{},{}\n",
                  model::format_datetime(options_.epoch_unix_s + s.time_s, cluster.utc_offset_s), cluster.name,
-                 s.busy_gpus_avg, s.queued_jobs, s.queued_gpus, s.running_jobs, s.up_nodes);
+                 s.busy_gpus_avg, s.queued_jobs, s.queued_gpus, s.running_jobs, s.up_nodes, s.power_W / WATTS_PER_KW,
+                 s.nodes_off);
 }
 
 void Recorder::on_power(std::vector<ClusterPowerReport> reports) {
@@ -141,7 +147,7 @@ void Recorder::on_power(std::vector<ClusterPowerReport> reports) {
 }
 
 void Recorder::finish(const RunInfo& info) {
-  std::string summary_json = summary_->render(options_, info, *faults_, *evals_);
+  std::string summary_json = summary_->render(options_, info, *faults_, *evals_, *power_);
   if (jobs_file_) {
     jobs_file_->write(jobs_buffer_);
     jobs_buffer_.clear();

@@ -11,6 +11,7 @@ namespace acme::metrics {
 
 class EvalStats;
 class FaultStats;
+class PowerStats;
 struct RecorderOptions;
 struct RunInfo;
 
@@ -26,7 +27,7 @@ public:
   void add(const JobRecord& record);
   void add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds);
   std::string render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
-                     const EvalStats& evals);
+                     const EvalStats& evals, const PowerStats& power);
 
 private:
   struct ClassStats {
@@ -37,13 +38,15 @@ private:
     std::vector<double> jct_s;
     std::vector<double> recorded_queue_s;
     double gpu_seconds = 0.0;
+    double energy_J = 0.0;
   };
   struct ClusterStats {
     std::array<ClassStats, CLASS_COUNT> classes;
     double busy_gpu_seconds = 0.0;
   };
   std::string render_class(ClassStats& stats) const;
-  std::string render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults, const EvalStats& evals);
+  std::string render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults, const EvalStats& evals,
+                             const PowerStats& power);
 
   std::vector<ClusterInfo> clusters_;
   std::vector<ClusterStats> stats_;
