@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <type_traits>
 
 namespace acme::policies::python {
@@ -165,6 +166,12 @@ std::string DecisionCheck::accept(const model::Decision& decision) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, model::StartJob>) {
           return accept_start(d);
+        } else if constexpr (std::is_same_v<D, model::NoteWait>) {
+          return phase_error(d.job, model::JobPhase::QUEUED, "NoteWait");
+        } else if constexpr (std::is_same_v<D, model::CallMeLater>) {
+          return std::isfinite(d.time_s)
+                     ? std::string()
+                     : fmt::format("CallMeLater at {}; expected a finite time in seconds", d.time_s);
         } else {
           constexpr bool PREEMPT = std::is_same_v<D, model::PreemptJob>;
           std::string error = PREEMPT ? phase_error(d.job, model::JobPhase::RUNNING, "PreemptJob")

@@ -122,10 +122,18 @@ D made_here(model::Decision decision) {
 
 void bind_decisions(py::module_& m) {
   auto job_of = [](const PyDecision& d) {
-    return std::visit([](const auto& x) { return model::to_index(x.job); }, d.decision);
+    return std::visit(
+        [](const auto& x) -> std::int64_t {
+          if constexpr (std::is_same_v<std::decay_t<decltype(x)>, model::CallMeLater>) {
+            return -1;
+          } else {
+            return static_cast<std::int64_t>(model::to_index(x.job));
+          }
+        },
+        d.decision);
   };
-  py::class_<PyDecision>(m, "Decision", "Base of StartJob, PreemptJob and RejectJob.")
-      .def_property_readonly("job", job_of, "the job it is about (int)");
+  py::class_<PyDecision>(m, "Decision", "Base of StartJob, PreemptJob, RejectJob, NoteWait and CallMeLater.")
+      .def_property_readonly("job", job_of, "the job it is about (int; -1 for CallMeLater)");
   py::class_<PyStartJob, PyDecision>(m, "StartJob",
                                      "Start a queued job on a placement (a list of Share; [] for a CPU job).")
       .def(py::init([](py::handle job, py::handle placement) {
@@ -146,6 +154,27 @@ void bind_decisions(py::module_& m) {
            }),
            py::arg("job"))
       .def("__repr__", [job_of](const PyRejectJob& d) { return fmt::format("RejectJob(job={})", job_of(d)); });
+  py::class_<PyNoteWait, PyDecision>(m, "NoteWait",
+                                     "A queued job keeps waiting for `reason` (a name of WAIT_REASONS, e.g. "
+                                     "\"Resources\"): what jobs.csv and summary.json attribute its wait to.")
+      .def(py::init([](py::handle job, const std::string& reason) {
+             return made_here<PyNoteWait>(model::NoteWait{job_id_from(job), wait_reason_from(reason)});
+           }),
+           py::arg("job"), py::arg("reason"))
+      .def("__repr__", [job_of](const PyNoteWait& d) { return fmt::format("NoteWait(job={})", job_of(d)); });
+  py::class_<PyCallMeLater, PyDecision>(m, "CallMeLater",
+                                        "Call the scheduler again at time_s (simulated seconds): it then receives a "
+                                        "WakeUp event.")
+      .def(py::init([](double time_s) { return made_here<PyCallMeLater>(model::CallMeLater{time_s}); }),
+           py::arg("time_s"))
+      .def("__repr__", [](const PyCallMeLater& d) {
+        return fmt::format("CallMeLater(time_s={})", std::get<model::CallMeLater>(d.decision).time_s);
+      });
+  py::list reasons;
+  for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
+    reasons.append(std::string(model::to_string(static_cast<model::WaitReason>(r))));
+  }
+  m.attr("WAIT_REASONS") = reasons;
 }
 
 void bind_events(py::module_& m) {
@@ -173,6 +202,8 @@ void bind_events(py::module_& m) {
       .def_property_readonly("node", [](const model::NodeDown& e) { return model::to_index(e.node); });
   py::class_<model::NodeUp>(m, "NodeUp", "A node is back in service.")
       .def_property_readonly("node", [](const model::NodeUp& e) { return model::to_index(e.node); });
+  py::class_<model::WakeUp>(m, "WakeUp", "A time the scheduler asked for with CallMeLater has come.")
+      .def_readonly("time_s", &model::WakeUp::time_s);
 }
 
 void bind_view(py::module_& m) {

@@ -116,6 +116,18 @@ model::JobId job_id_from(py::handle job) {
   throw py::type_error("expected a job id (a non-negative int) or an acme_sim.Job, got " + std::string(py::repr(job)));
 }
 
+model::WaitReason wait_reason_from(const std::string& name) {
+  std::string names;
+  for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
+    auto reason = static_cast<model::WaitReason>(r);
+    if (model::to_string(reason) == name) {
+      return reason;
+    }
+    names += (names.empty() ? "" : ", ") + std::string(model::to_string(reason));
+  }
+  throw py::value_error("unknown wait reason \"" + name + "\"; expected one of: " + names);
+}
+
 const char* phase_name(model::JobPhase phase) {
   switch (phase) {
   case model::JobPhase::QUEUED:

@@ -29,6 +29,9 @@ struct PyDecision {
 struct PyStartJob : PyDecision {};
 struct PyPreemptJob : PyDecision {};
 struct PyRejectJob : PyDecision {};
+/// acme_sim.NoteWait, acme_sim.CallMeLater.
+struct PyNoteWait : PyDecision {};
+struct PyCallMeLater : PyDecision {};
 
 /// Records the file and line of the Python code running now (the innermost frame) in `decision`.
 void mark_origin(PyDecision& decision);
@@ -40,6 +43,8 @@ model::Placement placement_from(py::handle placement);
 py::list placement_to(const model::Placement& placement);
 /// A job id from Python: an int or an acme_sim.Job. Raises TypeError otherwise.
 model::JobId job_id_from(py::handle job);
+/// A wait reason by its name ("Resources", "QOSGrpGRES", ...); a ValueError lists the names.
+model::WaitReason wait_reason_from(const std::string& name);
 /// "queued", "running", "held".
 const char* phase_name(model::JobPhase phase);
 

@@ -17,7 +17,7 @@ const ParamTable<KubeQuotaParams>& KubeQuotaParams::table() {
 }
 
 KubeQuotaScheduler::KubeQuotaScheduler(KubeQuotaParams params)
-    : QueueScheduler({params.queue_depth, EstimatorParams{}, params.quota})
+    : QueueScheduler({params.queue_depth, EstimatorParams{}, params.quota, model::WaitReason::QUOTA, {}})
     , params_(std::move(params))
     , queues_(params_.quota, params_.strict_fifo) {}
 
@@ -32,6 +32,7 @@ Step KubeQuotaScheduler::decide(const model::JobEntry& entry, PassKind kind, std
   }
   Admission admit = admission(job);
   if (admit == Admission::BLOCKED) {
+    hold(quota_wait());
     return Step::WAITING;
   }
   if (auto where = place_unless_known_unfit(entry)) {

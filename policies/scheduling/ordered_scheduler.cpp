@@ -6,7 +6,13 @@ namespace acme::policies {
 namespace {
 
 QueueSchedulerConfig skeleton_config(const OrderedSchedulerConfig& config) {
-  return {config.depth, config.estimator, config.quota};
+  QueueSchedulerConfig c;
+  c.depth = config.depth;
+  c.estimator = config.estimator;
+  c.quota = config.quota;
+  c.cadence = config.cadence;
+  c.cadence.event_depth = config.depth;
+  return c;
 }
 
 } // namespace
@@ -63,7 +69,7 @@ bool OrderedScheduler::prepare_round(const model::ClusterView&) {
 ArrivalsRound OrderedScheduler::on_arrivals(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) {
   // Arrivals behind a blocked head are backfill candidates (EASY) or wait (strict order); an arrival
   // ahead of the head, or no head at all, needs a full pass.
-  if (config_.backfill == BackfillMode::GREEDY || arrivals_behind_head(cluster, arrivals)) {
+  if (backfill_in(PassKind::ARRIVALS) == BackfillMode::GREEDY || arrivals_behind_head(cluster, arrivals)) {
     return ArrivalsRound::EXAMINE;
   }
   return ArrivalsRound::FULL_PASS;
@@ -71,20 +77,30 @@ ArrivalsRound OrderedScheduler::on_arrivals(const model::ClusterView& cluster, c
 
 void OrderedScheduler::begin_pass(PassKind kind) {
   refused_sizes_.clear();
-  if (kind == PassKind::FULL) {
+  if (kind != PassKind::ARRIVALS) {
     shadow_stale_ = true; // computed when the first backfill candidate needs it: nothing starts before that
   }
 }
 
 Step OrderedScheduler::decide(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) {
-  if (kind == PassKind::ARRIVALS && config_.backfill == BackfillMode::NONE) {
+  BackfillMode mode = backfill_in(kind);
+  if (kind == PassKind::ARRIVALS && mode == BackfillMode::NONE) {
     // Strict order: an arrival behind the head starts nothing; an owner may still reclaim its quota.
+    hold(model::WaitReason::PRIORITY);
     return admission(entry.spec) == Admission::OWNED && try_preempt(entry, out) ? Step::PREEMPTED : Step::WAITING;
   }
-  bool backfilling = config_.backfill == BackfillMode::EASY && (kind == PassKind::ARRIVALS || head().has_value());
+  bool backfilling = mode == BackfillMode::EASY && (kind == PassKind::ARRIVALS || head().has_value());
   Step step = consider(entry, backfilling, out);
   // The first job that waits is the head: with strict order it blocks the queue.
-  return step == Step::WAITING && config_.backfill == BackfillMode::NONE ? Step::BLOCKED : step;
+  return step == Step::WAITING && mode == BackfillMode::NONE ? Step::BLOCKED : step;
+}
+
+BackfillMode OrderedScheduler::backfill_in(PassKind kind) const {
+  // Under Slurm's cadence only the backfill pass backfills; the main and event passes keep strict order.
+  if (cadenced() && kind != PassKind::BACKFILL && config_.backfill == BackfillMode::EASY) {
+    return BackfillMode::NONE;
+  }
+  return config_.backfill;
 }
 
 Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, std::vector<model::Decision>& out) {
@@ -94,6 +110,7 @@ Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, 
   }
   Admission admit = admission(job);
   if (admit == Admission::BLOCKED) {
+    hold(quota_wait());
     return Step::SKIPPED;
   }
   auto not_now = [&] { return admit == Admission::OWNED && try_preempt(entry, out) ? Step::PREEMPTED : Step::WAITING; };

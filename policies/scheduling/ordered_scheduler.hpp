@@ -30,6 +30,7 @@ struct OrderedSchedulerConfig {
   PriorityParams priority; ///< with OrderKind::PRIORITY
   BackfillMode backfill = BackfillMode::NONE;
   std::uint32_t depth = DEFAULT_QUEUE_DEPTH;
+  CadenceParams cadence; ///< Slurm's pass cadence (none by default)
   EstimatorParams estimator;
   std::optional<QuotaParams> quota; ///< quota admission, borrowing and reclaim
 };
@@ -60,6 +61,8 @@ protected:
 
 private:
   Step consider(const model::JobEntry& entry, bool backfilling, std::vector<model::Decision>& out);
+  /// The backfill mode of a pass of `kind` (under a cadence, only BACKFILL passes backfill).
+  BackfillMode backfill_in(PassKind kind) const;
   void ensure_shadow();
 
   OrderedSchedulerConfig config_;

@@ -10,6 +10,7 @@ const ParamTable<PrioritySchedulerParams>& PrioritySchedulerParams::table() {
                                      .include(&P::priority, PriorityParams::table())
                                      .add(backfill_param(&P::backfill))
                                      .add(queue_depth_param(&P::queue_depth))
+                                     .include(&P::cadence, CadenceParams::table())
                                      .include(&P::estimator, EstimatorParams::table());
   return t;
 }
@@ -20,6 +21,7 @@ OrderedSchedulerConfig PrioritySchedulerParams::to_config() const {
   c.priority = priority;
   c.backfill = backfill;
   c.depth = queue_depth;
+  c.cadence = cadence;
   c.estimator = estimator;
   return c;
 }

@@ -15,6 +15,7 @@ struct PrioritySchedulerParams {
   PriorityParams priority;
   BackfillMode backfill = BackfillMode::EASY;
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
+  CadenceParams cadence; ///< Slurm's pass cadence (sched_interval, bf_interval, ...; none by default)
   EstimatorParams estimator;
 
   static const ParamTable<PrioritySchedulerParams>& table();

@@ -7,7 +7,8 @@ namespace acme::policies {
 
 QueueScheduler::QueueScheduler(QueueSchedulerConfig config)
     : estimator_(config.estimator)
-    , config_(std::move(config)) {}
+    , config_(std::move(config))
+    , cadence_(config_.cadence) {}
 
 std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Event> events,
                                                        const model::ClusterView& cluster) {
@@ -19,6 +20,9 @@ std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Ev
   changes.overrun = running_.extend_overruns(now_s_);
   std::erase_if(preempting_, [&](const auto& p) { return now_s_ - p.second > PREEMPTION_WAIT_LIMIT_S; });
   std::vector<model::Decision> out;
+  for (model::JobId id : changes.arrived) {
+    note_wait(id, model::WaitReason::PRIORITY, out); // until a pass examines it
+  }
   free_.begin_round(cluster);
   schedule_gpus(cluster, changes, out);
   start_cpu_jobs(cluster, out);
@@ -29,6 +33,7 @@ void QueueScheduler::intake(const model::Event& event, const model::ClusterView&
   std::visit(
       [&](const auto& e) {
         using E = std::decay_t<decltype(e)>;
+        changes.triggered = changes.triggered || !std::is_same_v<E, model::WakeUp>;
         if constexpr (std::is_same_v<E, model::JobSubmitted>) {
           queue_again(cluster, e.job, changes);
         } else if constexpr (std::is_same_v<E, model::JobEnded>) {
@@ -79,40 +84,77 @@ void QueueScheduler::schedule_gpus(const model::ClusterView& cluster, const Roun
     quota_.emplace(*config_.quota, cluster.total_gpus());
   }
   bool reordered = prepare_round(cluster);
+  if (cadenced()) {
+    cadenced_round(cluster, changes, reordered, out);
+    return;
+  }
   bool claimant_started = serve_claimant(cluster, out);
   if (!reordered && !claimant_started && changes.arrivals_only() && arrivals_pass(cluster, changes, out)) {
     return;
   }
-  full_pass(cluster, out);
+  full_pass(cluster, out, PassKind::FULL, config_.depth);
+}
+
+void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
+                                    std::vector<model::Decision>& out) {
+  bool changed = reordered || !changes.arrivals_only() || !changes.arrived.empty();
+  RoundPlan plan = cadence_.plan(now_s_, changes.triggered, changed);
+  bool cut_short = false;
+  if (plan.main) {
+    bool claimant_started = serve_claimant(cluster, out);
+    bool event_pass = plan.main_depth != CadenceParams::NO_LIMIT;
+    if (reordered || claimant_started || !event_pass || !changes.arrivals_only() ||
+        !arrivals_pass(cluster, changes, out)) {
+      full_pass(cluster, out, PassKind::FULL, event_pass ? config_.depth : NO_LIMIT);
+      cut_short = last_end_ == PassEnd::DEPTH;
+    }
+  }
+  if (plan.backfill) {
+    full_pass(cluster, out, PassKind::BACKFILL, config_.cadence.bf_max_job_test);
+  }
+  if (auto at = cadence_.wake_up(now_s_, gpu_queue().first_in_pass().has_value(), cut_short)) {
+    out.emplace_back(model::CallMeLater{*at});
+  }
+}
+
+bool QueueScheduler::within_user_budget(const model::JobSpec& job) {
+  std::uint32_t limit = config_.cadence.bf_max_job_user;
+  return limit == 0 || ++tested_by_user_[job.user] <= limit;
 }
 
 void QueueScheduler::begin(PassKind kind) {
   min_unfit_ = NO_LIMIT;
   min_unpreemptable_ = NO_LIMIT;
+  tested_by_user_.clear();
   begin_pass(kind);
 }
 
-void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
+void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out, PassKind kind,
+                               std::uint32_t depth) {
   head_.reset();
-  begin(PassKind::FULL);
+  begin(kind);
   PassQueue& queue = gpu_queue();
   std::uint32_t examined = 0;
   std::optional<QueueKey> key = queue.first_in_pass();
   while (key) {
-    if (examined == config_.depth) {
+    if (examined == depth) {
       last_end_ = PassEnd::DEPTH;
       return;
     }
     if (no_room() && !may_preempt()) {
+      if (queued_entry(cluster, key->job) != nullptr) {
+        note_wait(key->job, model::WaitReason::RESOURCES, out); // the first in line waits for GPUs
+      }
       last_end_ = PassEnd::NO_FREE_GPUS;
       return;
     }
     Step step = Step::SKIPPED;
     if (const model::JobEntry* entry = queued_entry(cluster, key->job); entry == nullptr) {
       queue.drop(key->job);
-    } else {
+      noted_.erase(key->job);
+    } else if (kind != PassKind::BACKFILL || within_user_budget(entry->spec)) {
       ++examined;
-      step = decide(*entry, PassKind::FULL, out);
+      step = examine(*entry, kind, out);
     }
     if (!head_ && (step == Step::WAITING || step == Step::BLOCKED)) {
       head_ = key->job;
@@ -145,7 +187,7 @@ bool QueueScheduler::arrivals_pass(const model::ClusterView& cluster, const Roun
     if (entry == nullptr) {
       continue;
     }
-    Step step = decide(*entry, PassKind::ARRIVALS, out);
+    Step step = examine(*entry, PassKind::ARRIVALS, out);
     if (step == Step::BLOCKED || step == Step::PREEMPTED) {
       last_end_ = PassEnd::STOPPED;
       return true;
@@ -160,6 +202,37 @@ bool QueueScheduler::arrivals_behind_head(const model::ClusterView& cluster, con
   }
   std::optional<QueueKey> head_key = gpu_queue().find(*head_);
   return head_key && (arrivals.empty() || !(arrivals.front() < *head_key));
+}
+
+Step QueueScheduler::examine(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) {
+  held_for_.reset();
+  Step step = decide(entry, kind, out);
+  switch (step) {
+  case Step::WAITING:
+  case Step::BLOCKED:
+    note_wait(entry.spec.id, held_for_.value_or(model::WaitReason::RESOURCES), out);
+    break;
+  case Step::PREEMPTED:
+    note_wait(entry.spec.id, model::WaitReason::PREEMPTION, out);
+    break;
+  case Step::SKIPPED:
+    if (held_for_) {
+      note_wait(entry.spec.id, *held_for_, out);
+    }
+    break;
+  case Step::STARTED:
+    break;
+  }
+  return step;
+}
+
+void QueueScheduler::note_wait(model::JobId job, model::WaitReason reason, std::vector<model::Decision>& out) {
+  auto [it, added] = noted_.try_emplace(job, reason);
+  if (!added && it->second == reason) {
+    return;
+  }
+  it->second = reason;
+  out.emplace_back(model::NoteWait{job, reason});
 }
 
 void QueueScheduler::enqueue(const model::JobEntry& entry) {
@@ -210,6 +283,7 @@ bool QueueScheduler::reject_if_never_admitted(const model::JobSpec& job, std::ve
     return false;
   }
   gpu_queue().drop(job.id);
+  noted_.erase(job.id);
   out.emplace_back(model::RejectJob{job.id, model::RejectReason::BY_POLICY});
   return true;
 }
@@ -271,6 +345,7 @@ void QueueScheduler::start(const model::JobEntry& entry, model::Placement placem
   job.placement = placement;
   running_.add(job);
   gpu_queue().drop(job.id);
+  noted_.erase(job.id);
   if (quota_) {
     quota_->on_start(job);
   }

@@ -4,10 +4,12 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "policies/estimators/runtime_estimator.hpp"
 #include "policies/scheduling/job_queue.hpp"
+#include "policies/scheduling/pass_cadence.hpp"
 #include "policies/scheduling/pass_queue.hpp"
 #include "policies/scheduling/quota_book.hpp"
 #include "policies/scheduling/running_jobs.hpp"
@@ -28,6 +30,7 @@ struct RoundChanges {
   bool released = false;             ///< GPUs were freed: a job ended (any cause) or a node came back
   bool nodes_down = false;           ///< a node went down (reservations computed on it are void)
   bool overrun = false;              ///< a running job passed its estimated end (plans built on it are void)
+  bool triggered = false;            ///< an event other than a wake-up came (submission, end, node change)
   std::vector<model::JobId> arrived; ///< GPU jobs queued this round (new or back after preemption)
 
   /// Nothing but arrivals: every job that waited before still cannot start where it could not.
@@ -46,6 +49,7 @@ enum class PassEnd : std::uint8_t {
 enum class PassKind : std::uint8_t {
   FULL,     ///< the queue in order, from its first job
   ARRIVALS, ///< only the jobs queued this round, in queue order (nothing else changed)
+  BACKFILL, ///< under a cadence (PassCadence): the periodic backfill pass, the queue in order
 };
 
 /// What a round with nothing but arrivals needs (QueueScheduler::on_arrivals).
@@ -60,6 +64,8 @@ struct QueueSchedulerConfig {
   std::uint32_t depth = NO_LIMIT;   ///< jobs a full pass examines at most (the policy's queue_depth)
   EstimatorParams estimator;        ///< runtime estimates (reservations, shortest-first keys)
   std::optional<QuotaParams> quota; ///< GPU quotas: admission, rejection of jobs they never admit, reclaim
+  model::WaitReason quota_wait = model::WaitReason::QUOTA; ///< what a job the quotas hold back waits for
+  CadenceParams cadence; ///< when passes run (none: a full pass at every event); event_depth is `depth`
 };
 
 /// The skeleton of every queue-based scheduler. It turns events into queue changes, serves CPU jobs
@@ -70,7 +76,10 @@ struct QueueSchedulerConfig {
 /// - in a round with nothing but arrivals, only the arrivals are examined (every other job still cannot
 ///   start where it could not), which keeps long queues cheap;
 /// - a job that preemptions were asked for (the claimant) is served first until it starts, and its
-///   victims' free GPUs are kept for it.
+///   victims' free GPUs are kept for it;
+/// - under a cadence (QueueSchedulerConfig::cadence), passes run as Slurm runs them: strict-order main
+///   passes at events (at most `depth` jobs) and every sched_interval, backfill passes every bf_interval
+///   within their test budget; the scheduler asks to be woken up (CallMeLater) for the periodic passes.
 /// A policy supplies its queue (gpu_queue) and its decision for one job (decide); hooks refine the rest.
 class QueueScheduler : public Scheduler {
 public:
@@ -111,6 +120,13 @@ protected:
   virtual void on_job_started(const RunningJob& job);
   virtual void on_job_stopped(const RunningJob& job, model::EndCause cause);
 
+  /// The reason the job decide() is deciding for waits, when it is not the skeleton's default
+  /// (WAITING, BLOCKED: Resources; PREEMPTED: Preemption; SKIPPED: none).
+  void hold(model::WaitReason reason) { held_for_ = reason; }
+  /// What a job the quotas hold back waits for (QueueSchedulerConfig::quota_wait).
+  model::WaitReason quota_wait() const { return config_.quota_wait; }
+  /// Notes `reason` for a queued job unless it is already its noted reason.
+  void note_wait(model::JobId job, model::WaitReason reason, std::vector<model::Decision>& out);
   /// Starts a queued GPU job: takes its GPUs from free_, remembers it as running, emits StartJob.
   void start(const model::JobEntry& entry, model::Placement placement, std::vector<model::Decision>& out);
   /// Rejects a job the quotas could never admit, even on an empty cluster (true); false otherwise.
@@ -142,6 +158,8 @@ protected:
   /// The queued GPU job `id`, or nullptr when the view no longer shows it queued (stale entry).
   static const model::JobEntry* queued_entry(const model::ClusterView& cluster, model::JobId id);
   PassEnd last_pass_end() const { return last_end_; }
+  /// Whether passes follow a cadence (then only BACKFILL passes backfill).
+  bool cadenced() const { return config_.cadence.enabled(); }
   double now_s() const { return now_s_; }
 
   RuntimeEstimator estimator_;
@@ -153,12 +171,19 @@ private:
   void job_ended(const model::JobEnded& ended, const model::ClusterView& cluster, RoundChanges& changes);
   void queue_again(const model::ClusterView& cluster, model::JobId id, RoundChanges& changes);
   void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
-  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out, PassKind kind,
+                 std::uint32_t depth);
+  void cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
+                      std::vector<model::Decision>& out);
+  /// Under a cadence, a backfill pass tests at most bf_max_job_user jobs per user: false past it.
+  bool within_user_budget(const model::JobSpec& job);
   bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
   void begin(PassKind kind);
   bool serve_claimant(const model::ClusterView& cluster, std::vector<model::Decision>& out);
   bool may_preempt() const { return preempting_.empty() && !claimant_ && preemption_possible(); }
   void start_cpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  /// decide() for one queued job, then its wait reason noted.
+  Step examine(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out);
 
   QueueSchedulerConfig config_;
   std::optional<QuotaBook> quota_;
@@ -171,6 +196,10 @@ private:
   std::uint32_t min_unfit_ = NO_LIMIT;         ///< smallest whole-GPU size that did not fit in this pass
   std::uint32_t min_unpreemptable_ = NO_LIMIT; ///< smallest size no preemption helped in this pass
   double now_s_ = 0.0;
+  std::optional<model::WaitReason> held_for_;                 ///< set by hold() during one decide()
+  std::unordered_map<model::JobId, model::WaitReason> noted_; ///< queued GPU jobs' last noted reason
+  PassCadence cadence_;
+  std::unordered_map<model::UserId, std::uint32_t> tested_by_user_; ///< in the current backfill pass
 };
 
 } // namespace acme::policies

@@ -27,6 +27,7 @@ const ParamTable<QuotaSchedulerParams>& QuotaSchedulerParams::table() {
                                      .add(order_param(&P::order))
                                      .add(backfill_param(&P::backfill))
                                      .add(queue_depth_param(&P::queue_depth))
+                                     .include(&P::cadence, CadenceParams::table())
                                      .include(&P::priority, PriorityParams::table())
                                      .include(&P::estimator, EstimatorParams::table())
                                      .check(check_order_keys);
@@ -39,6 +40,7 @@ OrderedSchedulerConfig QuotaSchedulerParams::to_config() const {
   c.priority = priority;
   c.backfill = backfill;
   c.depth = queue_depth;
+  c.cadence = cadence;
   c.estimator = estimator;
   c.quota = quota;
   return c;

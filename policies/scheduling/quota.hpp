@@ -18,6 +18,7 @@ struct QuotaSchedulerParams {
   PriorityParams priority; ///< with order: priority
   BackfillMode backfill = BackfillMode::EASY;
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
+  CadenceParams cadence; ///< Slurm's pass cadence (sched_interval, bf_interval, ...; none by default)
   EstimatorParams estimator;
 
   static const ParamTable<QuotaSchedulerParams>& table();

@@ -11,6 +11,7 @@
 #include "validate/checkpoint/checkpoint_checks.hpp"
 #include "validate/eval/eval_checks.hpp"
 #include "validate/power/power_checks.hpp"
+#include "validate/queueing/queueing_checks.hpp"
 #include <unistd.h>
 
 namespace acme::cli {
@@ -57,6 +58,16 @@ const std::map<std::string, Subject>& subjects() {
         "configs/acme.yaml]",
         [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
           return validate::check_power(ctx, config_for_power(ctx, args));
+        }}},
+      {"queueing",
+       {"queueing delay vs the paper: per-type CDFs (KS), Table 2 means and medians, evaluation waits longest "
+        "[CONFIG]",
+        [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
+          std::string config = args.empty() ? ctx.work_dir + "/acme.yaml" : args[0];
+          if (args.empty()) {
+            metrics::write_file_atomically(config, embedded_default_config());
+          }
+          return validate::check_queueing(ctx, config);
         }}},
       {"workload",
        {"the synthetic Acme workload vs the paper: duration and GPU-count CDFs, type and state shares, Table 2",

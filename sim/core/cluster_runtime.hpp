@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@ struct ClusterRuntime {
   model::ClusterView view;
   std::unique_ptr<policies::Scheduler> scheduler;
   std::vector<model::Event> pending;                   ///< events for the scheduler's next round
+  std::set<double> wakeups;                            ///< times the scheduler asked to be called (armed)
   std::vector<std::vector<model::JobId>> jobs_on_node; ///< running jobs with a share on each node
   model::Distribution launch_latency;                  ///< allocation to start (e.g. Kubernetes pod start)
   double storage_bw_Bps = 0.0;

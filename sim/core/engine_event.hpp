@@ -93,9 +93,14 @@ struct NodeBooted {
 struct PowerCheck {
   model::ClusterId cluster{};
 };
+/// A time a cluster's scheduler asked for (CallMeLater) has come.
+struct PolicyWakeup {
+  model::ClusterId cluster{};
+  double time_s = 0.0;
+};
 
 using EngineEvent =
     std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed, TransferDone, NodeFailed,
-                 NodeRepaired, LeafFailed, LeafRepaired, TracedFailure, NodeBooted, PowerCheck>;
+                 NodeRepaired, LeafFailed, LeafRepaired, TracedFailure, NodeBooted, PowerCheck, PolicyWakeup>;
 
 } // namespace acme::core

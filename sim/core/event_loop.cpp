@@ -262,6 +262,12 @@ void EventLoop::on(const PowerCheck& e) {
   power_control_.on(e);
 }
 
+void EventLoop::on(const PolicyWakeup& e) {
+  ClusterRuntime& cluster = table_.cluster(e.cluster);
+  cluster.wakeups.erase(e.time_s);
+  cluster.pending.emplace_back(model::WakeUp{e.time_s});
+}
+
 void EventLoop::take_submissions(double now_s) {
   for (auto& spec : plans_.take_spawned()) {
     lifecycle_.submit(std::move(spec)); // follow-up jobs of task plans (e.g. metric jobs)

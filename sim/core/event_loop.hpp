@@ -82,6 +82,7 @@ private:
   void on(const TracedFailure& e);
   void on(const NodeBooted& e);
   void on(const PowerCheck& e);
+  void on(const PolicyWakeup& e);
   void take_submissions(double now_s);
   void run_schedulers();
   void check_invariants() const;

@@ -11,6 +11,28 @@ void JobAccounting::count_failure(std::uint32_t category, std::size_t categories
   ++failures.at(category);
 }
 
+void JobAccounting::begin_wait(double now_s) {
+  wait_reason = model::WaitReason::PRIORITY; // what Slurm reports for a pending job nothing else holds
+  wait_since_s = now_s;
+}
+
+void JobAccounting::note_wait(double now_s, model::WaitReason reason) {
+  if (wait_since_s < 0.0 || reason == wait_reason) {
+    return;
+  }
+  wait_s[static_cast<std::size_t>(wait_reason)] += now_s - wait_since_s;
+  wait_reason = reason;
+  wait_since_s = now_s;
+}
+
+void JobAccounting::end_wait(double now_s) {
+  if (wait_since_s < 0.0) {
+    return;
+  }
+  wait_s[static_cast<std::size_t>(wait_reason)] += now_s - wait_since_s;
+  wait_since_s = -1.0;
+}
+
 metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntime& job, double end_s,
                                    model::JobState state, model::RejectReason reason) {
   const JobAccounting& a = job.accounting;
@@ -34,6 +56,7 @@ metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntim
   r.failures = a.failures;
   r.gpu_busy_s = a.gpu_busy_s;
   r.energy = metrics::JobEnergy{job.power.energy_J, job.power.stall_J, job.power.rollback_J};
+  r.wait_s = a.wait_s;
   return r;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "sim/metrics/job_record.hpp"
 #include "sim/model/cluster_view.hpp"
 #include "sim/model/job.hpp"
+#include "sim/model/wait_reason.hpp"
 
 namespace acme::core {
 
@@ -25,10 +27,19 @@ struct JobAccounting {
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
   std::vector<std::uint16_t> failures; ///< per failure category (config order, then switches); empty until the first
+  std::array<double, model::WAIT_REASON_COUNT> wait_s{};   ///< seconds waited, by reason, all waits
+  model::WaitReason wait_reason = model::WaitReason::NONE; ///< the reason now (while waiting)
+  double wait_since_s = -1.0;                              ///< since when under wait_reason; < 0: not waiting
 
   /// Counts a failure of `category` among `categories` node failure categories (index `categories`:
   /// a switch failure).
   void count_failure(std::uint32_t category, std::size_t categories);
+  /// The job starts waiting (queued), its reason not yet known (NONE).
+  void begin_wait(double now_s);
+  /// While waiting, the reason changes to `reason`: the time since the last change counts for the old one.
+  void note_wait(double now_s, model::WaitReason reason);
+  /// The wait is over (started, or left the system).
+  void end_wait(double now_s);
 };
 
 /// The record of a job that leaves the system at `end_s` (finished, or rejected with `reason`).

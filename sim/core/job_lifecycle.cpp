@@ -32,6 +32,7 @@ void JobLifecycle::submit(model::JobSpec spec) {
   }
   JobRuntime job;
   job.cluster = spec.cluster;
+  job.accounting.begin_wait(timer_.now_s());
   parts_.checkpoint->admit(job, spec);
   parts_.power->admit(spec.id, job, spec);
   model::JobId id = spec.id;
@@ -62,9 +63,26 @@ void JobLifecycle::apply(ClusterRuntime& cluster, const model::Decision& decisio
           reject(cluster, d.job, d.reason);
         } else if constexpr (std::is_same_v<D, model::PreemptJob>) {
           preempt(d.job);
+        } else if constexpr (std::is_same_v<D, model::NoteWait>) {
+          note_wait(cluster, d);
+        } else if constexpr (std::is_same_v<D, model::CallMeLater>) {
+          call_later(cluster, d.time_s);
         }
       },
       decision);
+}
+
+void JobLifecycle::note_wait(ClusterRuntime& cluster, const model::NoteWait& note) {
+  const model::JobEntry* entry = cluster.view.find_job(note.job);
+  ACME_ASSERT(entry != nullptr && entry->phase == model::JobPhase::QUEUED, "schedulers note waits of queued jobs");
+  table_.jobs.at(note.job).accounting.note_wait(timer_.now_s(), note.reason);
+}
+
+void JobLifecycle::call_later(ClusterRuntime& cluster, double time_s) {
+  double at_s = std::max(time_s, timer_.now_s());
+  if (cluster.wakeups.insert(at_s).second) {
+    timer_.schedule(at_s, PolicyWakeup{cluster.view.shape().id, at_s});
+  }
 }
 
 void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& start) {
@@ -82,6 +100,7 @@ void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& sta
   job.enter(JobStage::STARTING, timer_.now_s());
   double latency = cluster.launch_latency.sample(launch_rng_);
   if (latency > 0.0) {
+    job.accounting.note_wait(timer_.now_s(), model::WaitReason::POD_START); // allocated, pods starting
     timer_.schedule(timer_.now_s() + latency, JobLaunched{start.job, job.generation});
   } else {
     on_launched(start.job, job);
@@ -112,6 +131,7 @@ void JobLifecycle::allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime
 }
 
 void JobLifecycle::on_launched(model::JobId id, JobRuntime& job) {
+  job.accounting.end_wait(timer_.now_s());
   if (job.accounting.first_start_s == model::UNKNOWN_TIME_S) {
     job.accounting.first_start_s = timer_.now_s();
   }
@@ -163,6 +183,7 @@ void JobLifecycle::release(model::JobId id, JobRuntime& job, model::JobPhase nex
     cluster.view.hold_job(id);
   } else {
     cluster.view.stop_job(id);
+    job.accounting.begin_wait(timer_.now_s());
   }
   job.allocated_gpus = 0.0;
   job.enter(JobStage::WAITING, timer_.now_s());
@@ -175,8 +196,10 @@ void JobLifecycle::end_attempt(model::JobId id, JobRuntime& job, model::JobPhase
 }
 
 void JobLifecycle::requeue(model::JobId id) {
-  ClusterRuntime& cluster = table_.cluster_of(table_.jobs.at(id));
+  JobRuntime& job = table_.jobs.at(id);
+  ClusterRuntime& cluster = table_.cluster_of(job);
   cluster.view.requeue_job(id);
+  job.accounting.begin_wait(timer_.now_s());
   cluster.pending.emplace_back(model::JobSubmitted{id});
 }
 
@@ -201,8 +224,9 @@ void JobLifecycle::reject(ClusterRuntime& cluster, model::JobId id, model::Rejec
   table_.jobs.erase(id);
 }
 
-void JobLifecycle::record(const model::JobEntry& entry, const JobRuntime& job, model::JobState state,
+void JobLifecycle::record(const model::JobEntry& entry, JobRuntime& job, model::JobState state,
                           model::RejectReason reason) {
+  job.accounting.end_wait(timer_.now_s());
   if (trace_ != nullptr) {
     trace_->end(timer_.now_s(), entry.spec, state, reason);
   }

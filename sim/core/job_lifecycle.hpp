@@ -71,13 +71,15 @@ public:
 
 private:
   void start_job(ClusterRuntime& cluster, const model::StartJob& start);
+  void note_wait(ClusterRuntime& cluster, const model::NoteWait& note);
+  void call_later(ClusterRuntime& cluster, double time_s);
   void allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime& job);
   void release(model::JobId id, JobRuntime& job, model::JobPhase next);
   void preempt(model::JobId id);
   void trace_preempt(model::JobId id, const JobRuntime& job, std::string_view detail);
   void reject(ClusterRuntime& cluster, model::JobId id, model::RejectReason reason);
   void cancel_transfers(JobRuntime& job);
-  void record(const model::JobEntry& entry, const JobRuntime& job, model::JobState state, model::RejectReason reason);
+  void record(const model::JobEntry& entry, JobRuntime& job, model::JobState state, model::RejectReason reason);
 
   const config::FaultConfig& faults_;
   TimerService& timer_;

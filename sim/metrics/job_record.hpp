@@ -1,11 +1,13 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sim/metrics/power_report.hpp"
 #include "sim/model/job.hpp"
+#include "sim/model/wait_reason.hpp"
 
 namespace acme::metrics {
 
@@ -28,10 +30,14 @@ struct JobRecord {
   double lost_gpu_s = 0.0;  ///< GPU time lost to failures (rollback + downtime)
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
-  std::vector<std::uint16_t> failures; ///< per failure category (RecorderOptions order)
-  double gpu_busy_s = 0.0;             ///< GPU-seconds of GPU work in a task plan (evaluation)
-  JobEnergy energy;                    ///< its GPUs and its share of its nodes' base, all attempts
+  std::vector<std::uint16_t> failures;                   ///< per failure category (RecorderOptions order)
+  double gpu_busy_s = 0.0;                               ///< GPU-seconds of GPU work in a task plan (evaluation)
+  std::array<double, model::WAIT_REASON_COUNT> wait_s{}; ///< seconds it waited, by reason, all waits
+  JobEnergy energy;                                      ///< its GPUs and its share of its nodes' base, all attempts
 };
+
+/// The reason a job waited longest (NONE when it never waited).
+model::WaitReason longest_wait(const std::array<double, model::WAIT_REASON_COUNT>& wait_s);
 
 /// State of one cluster over one output interval.
 struct ClusterSample {

@@ -24,7 +24,7 @@ constexpr const char* JOBS_HEADER =
     "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
     "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
     "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost,"
-    "energy_kWh\n";
+    "wait_reason,energy_kWh\n";
 constexpr const char* TIMESERIES_HEADER =
     "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes,power_kW,nodes_off\n";
 constexpr double JOULES_PER_KWH = 3.6e6;
@@ -125,8 +125,22 @@ void Recorder::append_job_row(const JobRecord& r) {
   cell(out, std::string_view(faults_->failures_text(r.failures)));
   cell(out, r.lost_work_s);
   cell(out, r.lost_gpu_s / SECONDS_PER_HOUR);
+  if (model::WaitReason longest = longest_wait(r.wait_s); longest != model::WaitReason::NONE || r.wait_s[0] > 0.0) {
+    out += model::to_string(longest);
+  }
+  out += ',';
   append(out, r.energy.total_J / JOULES_PER_KWH);
   out += '\n';
+}
+
+model::WaitReason longest_wait(const std::array<double, model::WAIT_REASON_COUNT>& wait_s) {
+  std::size_t best = 0;
+  for (std::size_t r = 1; r < model::WAIT_REASON_COUNT; ++r) {
+    if (wait_s[r] > wait_s[best]) {
+      best = r;
+    }
+  }
+  return static_cast<model::WaitReason>(best);
 }
 
 void Recorder::on_sample(const ClusterSample& s) {

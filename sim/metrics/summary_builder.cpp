@@ -36,6 +36,22 @@ std::string queue_shares_json(const std::vector<double>& sorted_delays_s) {
                      number(q.within_1s), number(q.within_60s), number(q.within_1h));
 }
 
+/// "wait_hours": total waiting time, "wait_reasons": each reason's share of it (reasons with none left out).
+std::string wait_reasons_json(const std::array<double, model::WAIT_REASON_COUNT>& wait_s) {
+  double total = 0.0;
+  for (double w : wait_s) {
+    total += w;
+  }
+  std::string shares;
+  for (std::size_t r = 0; r < model::WAIT_REASON_COUNT && total > 0.0; ++r) {
+    if (wait_s[r] > 0.0) {
+      shares += fmt::format(R"({}"{}": {})", shares.empty() ? "" : ", ",
+                            model::to_string(static_cast<model::WaitReason>(r)), number(wait_s[r] / total));
+    }
+  }
+  return fmt::format(R"("wait_hours": {}, "wait_reasons": {{{}}})", number(total / SECONDS_PER_HOUR), shares);
+}
+
 std::string quote(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
@@ -70,6 +86,9 @@ void SummaryBuilder::add(const JobRecord& record) {
   }
   s.gpu_seconds += record.gpu_seconds;
   s.energy_J += record.energy.total_J;
+  for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
+    s.wait_s[r] += record.wait_s[r];
+  }
 }
 
 void SummaryBuilder::add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds) {
@@ -90,7 +109,7 @@ std::string SummaryBuilder::render_class(ClassStats& s) const {
   if (!s.recorded_queue_s.empty()) {
     out += R"(, "recorded_queue_s": )" + distribution_json(s.recorded_queue_s);
   }
-  return out + "}";
+  return out + ", " + wait_reasons_json(s.wait_s) + "}";
 }
 
 std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults,
@@ -118,6 +137,9 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
                                     s.recorded_queue_s.end());
     all_gpu.gpu_seconds += s.gpu_seconds;
     all_gpu.energy_J += s.energy_J;
+    for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
+      all_gpu.wait_s[r] += s.wait_s[r];
+    }
   }
   double capacity = static_cast<double>(ci.gpus) * info.end_time_s;
   double utilisation = capacity > 0.0 ? cs.busy_gpu_seconds / capacity : 0.0;

@@ -39,6 +39,7 @@ private:
     std::vector<double> recorded_queue_s;
     double gpu_seconds = 0.0;
     double energy_J = 0.0;
+    std::array<double, model::WAIT_REASON_COUNT> wait_s{}; ///< waiting time by reason, all jobs
   };
   struct ClusterStats {
     std::array<ClassStats, CLASS_COUNT> classes;

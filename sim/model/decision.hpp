@@ -7,6 +7,7 @@
 
 #include "sim/model/ids.hpp"
 #include "sim/model/job.hpp"
+#include "sim/model/wait_reason.hpp"
 
 namespace acme::model {
 
@@ -49,6 +50,20 @@ struct RejectJob {
   friend bool operator==(const RejectJob&, const RejectJob&) = default;
 };
 
-using Decision = std::variant<StartJob, PreemptJob, RejectJob>;
+/// A queued job keeps waiting, for `reason` (what jobs.csv and summary.json attribute its waiting time
+/// to). Noting the reason a job already has costs nothing.
+struct NoteWait {
+  JobId job{};
+  WaitReason reason = WaitReason::PRIORITY;
+  friend bool operator==(const NoteWait&, const NoteWait&) = default;
+};
+/// Call the scheduler again at `time_s` (Batsim's CALL_ME_LATER): it then receives a WakeUp event. A
+/// time already asked for is armed once; a time in the past means the next round of this instant.
+struct CallMeLater {
+  double time_s = 0.0;
+  friend bool operator==(const CallMeLater&, const CallMeLater&) = default;
+};
+
+using Decision = std::variant<StartJob, PreemptJob, RejectJob, NoteWait, CallMeLater>;
 
 } // namespace acme::model

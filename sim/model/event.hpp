@@ -39,6 +39,12 @@ struct NodeUp {
   friend bool operator==(const NodeUp&, const NodeUp&) = default;
 };
 
-using Event = std::variant<JobSubmitted, JobEnded, NodeDown, NodeUp>;
+/// A time the scheduler asked for with CallMeLater has come.
+struct WakeUp {
+  double time_s = 0.0;
+  friend bool operator==(const WakeUp&, const WakeUp&) = default;
+};
+
+using Event = std::variant<JobSubmitted, JobEnded, NodeDown, NodeUp, WakeUp>;
 
 } // namespace acme::model

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <queue>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -103,13 +104,20 @@ public:
   Result run() {
     auto begin = std::chrono::steady_clock::now();
     std::size_t next = 0;
-    while (next < jobs_.size() || !ends_.empty()) {
+    while (next < jobs_.size() || !ends_.empty() || (!wakeups_.empty() && view_.queued_jobs() > 0)) {
       double t = next < jobs_.size() ? jobs_[next].submit_time_s : ends_.top().time_s;
       if (!ends_.empty()) {
         t = std::min(t, ends_.top().time_s);
       }
+      if (!wakeups_.empty()) {
+        t = std::min(t, *wakeups_.begin());
+      }
       view_.set_now(t);
       take_ends(t);
+      while (!wakeups_.empty() && *wakeups_.begin() <= t) {
+        events_.emplace_back(model::WakeUp{*wakeups_.begin()});
+        wakeups_.erase(wakeups_.begin());
+      }
       while (next < jobs_.size() && jobs_[next].submit_time_s <= t) {
         view_.add_job(jobs_[next]);
         events_.emplace_back(model::JobSubmitted{jobs_[next].id});
@@ -154,26 +162,34 @@ private:
   }
 
   void apply(const model::Decision& decision, double t) {
+    if (const auto* later = std::get_if<model::CallMeLater>(&decision)) {
+      wakeups_.insert(std::max(later->time_s, t));
+      return;
+    }
     std::visit(
         [&](const auto& d) {
           using D = std::decay_t<decltype(d)>;
-          std::uint64_t i = model::to_index(d.job);
-          if constexpr (std::is_same_v<D, model::StartJob>) {
-            view_.start_job(d.job, d.placement);
-            if (first_start_s_[i] < 0.0) {
-              first_start_s_[i] = t;
-              result_.wait_sum_s += t - jobs_[i].submit_time_s;
-            }
-            ends_.push({t + remaining_s_[i], i, generation_[i]});
-          } else if constexpr (std::is_same_v<D, model::PreemptJob>) {
-            remaining_s_[i] -= t - view_.job(d.job).start_time_s;
-            ++generation_[i];
-            ++result_.preemptions;
-            view_.stop_job(d.job);
-            events_.emplace_back(model::JobEnded{d.job, model::JobState::CANCELLED, model::EndCause::PREEMPTED});
+          if constexpr (std::is_same_v<D, model::CallMeLater> || std::is_same_v<D, model::NoteWait>) {
+            return; // wait reasons are the engine's accounting
           } else {
-            view_.remove_job(d.job);
-            ++result_.rejected;
+            std::uint64_t i = model::to_index(d.job);
+            if constexpr (std::is_same_v<D, model::StartJob>) {
+              view_.start_job(d.job, d.placement);
+              if (first_start_s_[i] < 0.0) {
+                first_start_s_[i] = t;
+                result_.wait_sum_s += t - jobs_[i].submit_time_s;
+              }
+              ends_.push({t + remaining_s_[i], i, generation_[i]});
+            } else if constexpr (std::is_same_v<D, model::PreemptJob>) {
+              remaining_s_[i] -= t - view_.job(d.job).start_time_s;
+              ++generation_[i];
+              ++result_.preemptions;
+              view_.stop_job(d.job);
+              events_.emplace_back(model::JobEnded{d.job, model::JobState::CANCELLED, model::EndCause::PREEMPTED});
+            } else {
+              view_.remove_job(d.job);
+              ++result_.rejected;
+            }
           }
         },
         decision);
@@ -187,6 +203,7 @@ private:
   std::vector<double> first_start_s_;
   std::priority_queue<EndEvent, std::vector<EndEvent>, std::greater<>> ends_;
   std::vector<model::Event> events_;
+  std::set<double> wakeups_; ///< times asked for with CallMeLater
   Result result_;
 };
 

@@ -14,8 +14,10 @@ decisions out, over a read-only view of the cluster.
 Scheduler (see ``Scheduler``)
     ``on_events(events, view) -> list of decisions``: called once per simulated instant at which something
     happened in the cluster, with every event of that instant in order (``JobSubmitted``, ``JobEnded``,
-    ``NodeDown``, ``NodeUp``). The view already reflects them. Return ``StartJob``, ``PreemptJob`` and
-    ``RejectJob`` decisions; build them with ``view.start(job, placement)``, ``view.preempt(job)`` and
+    ``NodeDown``, ``NodeUp``, and ``WakeUp`` at a time asked for with ``CallMeLater(time_s)``). The view
+    already reflects them. Return ``StartJob``, ``PreemptJob``, ``RejectJob``, ``NoteWait(job, reason)``
+    (why a queued job still waits: a name of ``WAIT_REASONS``, shown in jobs.csv's ``wait_reason``; a job
+    nobody explains waits for "Priority") and ``CallMeLater`` decisions; build them with ``view.start(job, placement)``, ``view.preempt(job)`` and
     ``view.reject(job)``, which check them at once and count a start's GPUs as taken for the rest of the
     call (so the next ``view.place`` sees them gone). Decisions built directly (``StartJob(job,
     placement)``) are checked when ``on_events`` returns.
@@ -51,11 +53,12 @@ import os
 import sys
 import traceback
 
-from _acme_sim import (ClusterView, Context, Decision, Job, JobEnded, JobSubmitted, NodeDown, NodeUp, PreemptJob,
-                       RejectJob, Share, StartJob)
+from _acme_sim import (WAIT_REASONS, CallMeLater, ClusterView, Context, Decision, Job, JobEnded, JobSubmitted,
+                       NodeDown, NodeUp, NoteWait, PreemptJob, RejectJob, Share, StartJob, WakeUp)
 
-__all__ = ["ClusterView", "Context", "Decision", "Job", "JobEnded", "JobSubmitted", "NodeDown", "NodeUp",
-           "PlacementPolicy", "PreemptJob", "RejectJob", "Scheduler", "Share", "StartJob"]
+__all__ = ["CallMeLater", "ClusterView", "Context", "Decision", "Job", "JobEnded", "JobSubmitted", "NodeDown",
+           "NodeUp", "NoteWait", "PlacementPolicy", "PreemptJob", "RejectJob", "Scheduler", "Share", "StartJob",
+           "WAIT_REASONS", "WakeUp"]
 
 
 class Scheduler:

@@ -20,6 +20,7 @@ class Fifo(acme_sim.Scheduler):
         self.cpu_queue = []
         self.waiting = set()  # ids in either heap (a job queued twice would start twice)
         self.blocked = None  # key of the job that stopped the last GPU pass, if any
+        self.noted = set()  # ids noted as waiting for resources (a waiting job starts as "Priority")
 
     def on_events(self, events, view):
         arrivals_only = True
@@ -69,6 +70,9 @@ class Fifo(acme_sim.Scheduler):
             where = view.place(job) if job.gpus <= view.free_gpus_total else None
             if where is None:
                 self.blocked = key
+                if key[1] not in self.noted:
+                    self.noted.add(key[1])
+                    decisions.append(acme_sim.NoteWait(job, "Resources"))
                 return
             decisions.append(view.start(job, where))
             self.pop(queue)
@@ -87,4 +91,6 @@ class Fifo(acme_sim.Scheduler):
             self.pop(queue)
 
     def pop(self, queue):
-        self.waiting.discard(heapq.heappop(queue)[1])
+        job_id = heapq.heappop(queue)[1]
+        self.waiting.discard(job_id)
+        self.noted.discard(job_id)

@@ -136,6 +136,9 @@ double Driver::next_instant() const {
   for (const auto& [id, at] : release_at_) {
     t = std::min(t, at);
   }
+  if (!wakeups_.empty() && active_ > 0) {
+    t = std::min(t, *wakeups_.begin());
+  }
   return t;
 }
 
@@ -191,6 +194,10 @@ void Driver::play_instant(double t_s) {
       events.emplace_back(model::JobEnded{id, specs_.at(id).final_state, model::EndCause::WORKLOAD});
       it = end_at_.erase(it);
     }
+    while (!wakeups_.empty() && *wakeups_.begin() <= t_s) {
+      events.emplace_back(model::WakeUp{*wakeups_.begin()});
+      wakeups_.erase(wakeups_.begin());
+    }
     while (!arrivals_.empty() && arrivals_.begin()->first <= t_s) {
       model::JobSpec spec = arrivals_.begin()->second;
       arrivals_.erase(arrivals_.begin());
@@ -216,42 +223,57 @@ void Driver::play_instant(double t_s) {
 
 void Driver::apply(const model::Decision& decision, std::vector<model::Event>& next) {
   const double now = view_.now_s();
+  if (const auto* later = std::get_if<model::CallMeLater>(&decision)) {
+    wakeups_.insert(std::max(later->time_s, now));
+    return;
+  }
+  if (const auto* note = std::get_if<model::NoteWait>(&decision)) {
+    const model::JobEntry* entry = view_.find_job(note->job);
+    REQUIRE(entry != nullptr);
+    REQUIRE(entry->phase == model::JobPhase::QUEUED);
+    records_[note->job].reason = note->reason;
+    return;
+  }
   std::visit(
       [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
-        const model::JobEntry* entry = view_.find_job(d.job);
-        REQUIRE(entry != nullptr);
-        if constexpr (std::is_same_v<D, model::StartJob>) {
-          REQUIRE(entry->phase == model::JobPhase::QUEUED);
-          REQUIRE(now >= entry->spec.submit_time_s);
-          REQUIRE(view_.fits(d.placement));
-          std::uint64_t placed = 0;
-          for (const auto& share : d.placement) {
-            placed += share.gpus;
-          }
-          REQUIRE((entry->spec.is_fractional() || placed >= entry->spec.gpus));
-          view_.start_job(d.job, d.placement);
-          Record& r = records_[d.job];
-          r.starts.push_back(now);
-          r.placements.push_back(d.placement);
-          end_at_[d.job] = now + remaining_s_.at(d.job);
-        } else if constexpr (std::is_same_v<D, model::PreemptJob>) {
-          REQUIRE(entry->phase == model::JobPhase::RUNNING);
-          REQUIRE(release_at_.count(d.job) == 0);
-          ++records_[d.job].preemptions;
-          if (preempt_delay_s > 0.0) {
-            release_at_[d.job] = now + preempt_delay_s;
-            return;
-          }
-          remaining_s_[d.job] -= now - entry->start_time_s;
-          view_.stop_job(d.job);
-          end_at_.erase(d.job);
-          next.emplace_back(model::JobEnded{d.job, model::JobState::CANCELLED, model::EndCause::PREEMPTED});
+        if constexpr (std::is_same_v<D, model::NoteWait> || std::is_same_v<D, model::CallMeLater>) {
+          return;
         } else {
-          REQUIRE(entry->phase == model::JobPhase::QUEUED);
-          view_.remove_job(d.job);
-          records_[d.job].rejected = true;
-          --active_;
+          const model::JobEntry* entry = view_.find_job(d.job);
+          REQUIRE(entry != nullptr);
+          if constexpr (std::is_same_v<D, model::StartJob>) {
+            REQUIRE(entry->phase == model::JobPhase::QUEUED);
+            REQUIRE(now >= entry->spec.submit_time_s);
+            REQUIRE(view_.fits(d.placement));
+            std::uint64_t placed = 0;
+            for (const auto& share : d.placement) {
+              placed += share.gpus;
+            }
+            REQUIRE((entry->spec.is_fractional() || placed >= entry->spec.gpus));
+            view_.start_job(d.job, d.placement);
+            Record& r = records_[d.job];
+            r.starts.push_back(now);
+            r.placements.push_back(d.placement);
+            end_at_[d.job] = now + remaining_s_.at(d.job);
+          } else if constexpr (std::is_same_v<D, model::PreemptJob>) {
+            REQUIRE(entry->phase == model::JobPhase::RUNNING);
+            REQUIRE(release_at_.count(d.job) == 0);
+            ++records_[d.job].preemptions;
+            if (preempt_delay_s > 0.0) {
+              release_at_[d.job] = now + preempt_delay_s;
+              return;
+            }
+            remaining_s_[d.job] -= now - entry->start_time_s;
+            view_.stop_job(d.job);
+            end_at_.erase(d.job);
+            next.emplace_back(model::JobEnded{d.job, model::JobState::CANCELLED, model::EndCause::PREEMPTED});
+          } else {
+            REQUIRE(entry->phase == model::JobPhase::QUEUED);
+            view_.remove_job(d.job);
+            records_[d.job].rejected = true;
+            --active_;
+          }
         }
       },
       decision);

@@ -42,6 +42,7 @@ public:
     double end_s = -1.0;
     bool rejected = false;
     std::uint32_t preemptions = 0;
+    model::WaitReason reason = model::WaitReason::NONE; ///< the last NoteWait
   };
 
   Driver(model::ClusterShape shape, std::unique_ptr<policies::Scheduler> scheduler,
@@ -82,6 +83,7 @@ private:
   std::map<model::JobId, double> end_at_;     ///< running jobs' end of service
   std::map<model::JobId, double> release_at_; ///< preempted jobs still saving
   std::map<model::JobId, Record> records_;
+  std::set<double> wakeups_; ///< times asked for with CallMeLater
   std::vector<model::Decision> last_;
   std::size_t active_ = 0;
 };

@@ -1,0 +1,82 @@
+#include "policies/scheduling/pass_cadence.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace acme::policies {
+
+const ParamTable<CadenceParams>& CadenceParams::table() {
+  using P = CadenceParams;
+  static const ParamTable<P> t{
+      duration_param("sched_interval", &P::main_interval_s,
+                     "period of the main scheduling pass over the whole queue (Slurm sched_interval, 60s); 0s: "
+                     "no cadence, a full pass at every event with backfilling inside it"),
+      duration_param("sched_min_interval", &P::min_interval_s,
+                     "least time between two event-triggered passes (Slurm sched_min_interval, 2us)"),
+      duration_param("bf_interval", &P::bf_interval_s,
+                     "period of the backfill pass (Slurm bf_interval, 30s); 0s: backfilling only without cadence"),
+      count_param("bf_max_job_test", &P::bf_max_job_test, "jobs a backfill pass tests at most (Slurm default 500)"),
+      count_param("bf_max_job_user", &P::bf_max_job_user,
+                  "jobs of one user a backfill pass tests at most; 0: no limit (Slurm default)", 0)};
+  return t;
+}
+
+double PassCadence::next_multiple(double now_s, double interval_s) {
+  return (std::floor(now_s / interval_s) + 1.0) * interval_s;
+}
+
+RoundPlan PassCadence::plan(double now_s, bool events, bool changed) {
+  RoundPlan plan;
+  if (!started_) { // the periodic passes fall on multiples of their interval from the first round on
+    started_ = true;
+    next_main_s_ = params_.main_interval_s > 0.0 ? next_multiple(now_s, params_.main_interval_s) : 0.0;
+    next_bf_s_ = params_.bf_interval_s > 0.0 ? next_multiple(now_s, params_.bf_interval_s) : 0.0;
+  }
+  armed_s_.erase(armed_s_.begin(), armed_s_.upper_bound(now_s));
+  main_dirty_ = main_dirty_ || changed;
+  bf_dirty_ = bf_dirty_ || changed;
+  bool event_pass = (events && changed) || deferred_;
+  if (event_pass && now_s - last_event_pass_s_ < params_.min_interval_s) {
+    deferred_ = true;
+    event_pass = false;
+  }
+  bool main_due = params_.main_interval_s > 0.0 && now_s >= next_main_s_;
+  if (main_due) {
+    next_main_s_ = next_multiple(now_s, params_.main_interval_s);
+  }
+  if ((main_due && main_dirty_) || event_pass) {
+    plan.main = true;
+    plan.main_depth = main_due ? CadenceParams::NO_LIMIT : params_.event_depth;
+    main_dirty_ = false;
+    deferred_ = false;
+    last_event_pass_s_ = now_s;
+  }
+  bool bf_due = params_.bf_interval_s > 0.0 && now_s >= next_bf_s_;
+  if (bf_due) {
+    next_bf_s_ = next_multiple(now_s, params_.bf_interval_s);
+    plan.backfill = bf_dirty_;
+    bf_dirty_ = false;
+  }
+  return plan;
+}
+
+std::optional<double> PassCadence::wake_up(double now_s, bool waiting, bool main_cut_short) {
+  main_dirty_ = main_dirty_ || main_cut_short;
+  double at = std::numeric_limits<double>::infinity();
+  if (deferred_) {
+    at = last_event_pass_s_ + params_.min_interval_s;
+  }
+  if (waiting && main_dirty_ && params_.main_interval_s > 0.0) {
+    at = std::min(at, next_main_s_ > now_s ? next_main_s_ : next_multiple(now_s, params_.main_interval_s));
+  }
+  if (waiting && bf_dirty_ && params_.bf_interval_s > 0.0) {
+    at = std::min(at, next_bf_s_ > now_s ? next_bf_s_ : next_multiple(now_s, params_.bf_interval_s));
+  }
+  if (!std::isfinite(at) || armed_s_.count(at) > 0) {
+    return std::nullopt;
+  }
+  armed_s_.insert(at);
+  return at;
+}
+
+} // namespace acme::policies

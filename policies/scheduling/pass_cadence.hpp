@@ -1,0 +1,81 @@
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include "policies/param_table.hpp"
+
+namespace acme::policies {
+
+/// When a Slurm-like scheduler runs its passes (slurm.conf(5) names). All zeros (the default of every
+/// scheduler but `slurm`): a full pass at every event, backfilling inside it, as the schedulers of a
+/// simulator usually do. With an interval set, jobs start only at pass instants:
+/// - event passes: on submissions and completions, over at most `event_depth` jobs (Slurm
+///   default_queue_depth), no two closer than `min_interval_s` (sched_min_interval; a deferred one runs
+///   when the interval is over); strict order within a partition (no backfilling);
+/// - main passes every `main_interval_s` (sched_interval) over the whole queue, strict order;
+/// - backfill passes every `bf_interval_s` (bf_interval), testing at most `bf_max_job_test` jobs and
+///   `bf_max_job_user` per user. Slurm's bf_continue (resume a pass interrupted to release locks) has no
+///   counterpart: a simulated pass takes no time.
+/// Periodic passes fall on multiples of their interval (Slurm's timers are not aligned to the epoch;
+/// aligning them keeps runs reproducible and is indistinguishable in distribution).
+struct CadenceParams {
+  static constexpr std::uint32_t NO_LIMIT = std::numeric_limits<std::uint32_t>::max();
+  /// Slurm's default bf_max_job_test (slurm.conf(5), Slurm 23.02).
+  static constexpr std::uint32_t SLURM_BF_MAX_JOB_TEST = 500;
+  double main_interval_s = 0.0;
+  double min_interval_s = 0.0;
+  std::uint32_t event_depth = NO_LIMIT; ///< set from the scheduler's queue_depth
+  double bf_interval_s = 0.0;
+  std::uint32_t bf_max_job_test = SLURM_BF_MAX_JOB_TEST;
+  std::uint32_t bf_max_job_user = 0; ///< 0: no limit (as in Slurm)
+
+  /// Whether passes follow the cadence (any interval set); otherwise every round is a full pass.
+  bool enabled() const { return main_interval_s > 0.0 || bf_interval_s > 0.0; }
+  /// The slurm.conf keys (sched_interval, sched_min_interval, bf_interval, bf_max_job_test,
+  /// bf_max_job_user); default_queue_depth is the scheduler's queue_depth.
+  static const ParamTable<CadenceParams>& table();
+};
+
+/// The passes one round runs.
+struct RoundPlan {
+  bool main = false;                                  ///< a strict-order pass from the queue's first job
+  std::uint32_t main_depth = CadenceParams::NO_LIMIT; ///< jobs it examines at most
+  bool backfill = false;                              ///< a backfill pass
+};
+
+/// Decides, round by round, which passes run and when the scheduler must be woken up. A pure state
+/// machine over simulated time: the scheduler tells it what triggered the round and whether anything
+/// changed since its passes last ran.
+class PassCadence {
+public:
+  explicit PassCadence(CadenceParams params) : params_(params) {}
+
+  const CadenceParams& params() const { return params_; }
+  /// The passes of a round at `now_s`. `events`: submissions, completions or node changes triggered it
+  /// (not only a wake-up); `changed`: anything that may let a job start happened since the last round.
+  RoundPlan plan(double now_s, bool events, bool changed);
+  /// After the round's passes: the wake-up to ask for (CALL_ME_LATER), if any. `waiting`: GPU jobs are
+  /// still queued; `main_cut_short`: the main pass stopped at its depth with jobs left unexamined. A
+  /// periodic pass is only woken for when something changed since that kind of pass last ran: an
+  /// unchanged queue gives the same answer, so an idle backlog costs no rounds.
+  std::optional<double> wake_up(double now_s, bool waiting, bool main_cut_short);
+
+private:
+  /// The next multiple of `interval_s` strictly after `now_s`.
+  static double next_multiple(double now_s, double interval_s);
+
+  CadenceParams params_;
+  double last_event_pass_s_ = -std::numeric_limits<double>::infinity();
+  bool started_ = false;
+  bool deferred_ = false;   ///< an event pass was held back by min_interval
+  bool main_dirty_ = false; ///< something changed since the last main or event pass
+  bool bf_dirty_ = false;   ///< something changed since the last backfill pass
+  double next_main_s_ = 0.0;
+  double next_bf_s_ = 0.0;
+  std::set<double> armed_s_; ///< wake-ups asked for and not yet come
+};
+
+} // namespace acme::policies

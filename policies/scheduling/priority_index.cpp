@@ -1,0 +1,261 @@
+#include "policies/scheduling/priority_index.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "sim/model/assert.hpp"
+
+namespace acme::policies {
+
+PriorityIndex::PriorityIndex(PriorityIndexParams params, BaseOf base_of)
+    : params_(params)
+    , base_of_(std::move(base_of)) {
+  ACME_ASSERT(params_.age_unit_s > 0.0, "PriorityIndex: age_unit_s must be positive");
+  ACME_ASSERT(params_.max_age_units >= 0 && params_.max_age_units <= PRIORITY_INDEX_MAX_TERM,
+              "PriorityIndex: max_age_units out of range");
+}
+
+std::int64_t PriorityIndex::unit_of(double time_s) const {
+  double unit = std::floor(time_s / params_.age_unit_s);
+  ACME_ASSERT(std::abs(unit) <= static_cast<double>(PRIORITY_INDEX_MAX_TERM), "PriorityIndex: time out of range");
+  return static_cast<std::int64_t>(unit);
+}
+
+PriorityIndex::Phase PriorityIndex::phase_of(std::int64_t submit_unit) const {
+  if (submit_unit > now_unit_) {
+    return Phase::YOUNG;
+  }
+  return now_unit_ - submit_unit >= params_.max_age_units ? Phase::CAPPED : Phase::AGEING;
+}
+
+std::int64_t PriorityIndex::offset_of(const User& user, Phase phase) const {
+  switch (phase) {
+  case Phase::YOUNG:
+    return user.term;
+  case Phase::AGEING:
+    return user.term + now_unit_;
+  case Phase::CAPPED:
+    break;
+  }
+  return user.term + params_.max_age_units;
+}
+
+PriorityIndex::Key PriorityIndex::relative_key(model::JobId id, const Job& job) const {
+  // An ageing job's priority is base - submit_unit + (term + now_unit): the sequence's order is fixed.
+  std::int64_t rank = job.phase == Phase::AGEING ? job.base - job.submit_unit : job.base;
+  return {-rank, job.submit_time_s, id};
+}
+
+PriorityIndex::Key PriorityIndex::global_key(const Seq& seq, const Key& relative) {
+  return {relative.neg_priority - seq.offset, relative.submit_time_s, relative.job};
+}
+
+PriorityIndex::Key PriorityIndex::relative_to(const Seq& seq, const Key& global) {
+  return {global.neg_priority + seq.offset, global.submit_time_s, global.job};
+}
+
+QueueKey PriorityIndex::to_queue_key(const Key& key) {
+  return {static_cast<double>(key.neg_priority), key.submit_time_s, key.job};
+}
+
+PriorityIndex::Key PriorityIndex::from_queue_key(const QueueKey& key) {
+  return {std::llround(key.primary), key.secondary, key.job};
+}
+
+void PriorityIndex::add_job(model::JobId job, model::UserId user, std::int64_t base, double submit_time_s) {
+  ACME_ASSERT(std::abs(base) <= PRIORITY_INDEX_MAX_TERM, "PriorityIndex: base term out of range");
+  ACME_ASSERT(std::isfinite(submit_time_s), "PriorityIndex: submit time must be finite");
+  drop(job);
+  std::int64_t submit_unit = unit_of(submit_time_s);
+  user_at(user);
+  auto it = jobs_.try_emplace(job, Job{user, base, submit_time_s, submit_unit, phase_of(submit_unit)}).first;
+  insert(job, it->second);
+}
+
+void PriorityIndex::add(const QueueKey&, const model::JobSpec& job) {
+  add_job(job.id, job.user, base_of_(job), job.submit_time_s);
+}
+
+void PriorityIndex::drop(model::JobId job) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) {
+    return;
+  }
+  erase(job, it->second);
+  jobs_.erase(it);
+}
+
+void PriorityIndex::insert(model::JobId id, Job& job) {
+  Seq& seq = seq_of(job);
+  seq.jobs.insert(relative_key(id, job));
+  if (job.phase == Phase::YOUNG) {
+    young_.emplace(job.submit_unit, id);
+  } else if (job.phase == Phase::AGEING) {
+    ageing_.emplace(job.submit_unit, id);
+  }
+  update_head(seq);
+  update_frontier(seq);
+}
+
+void PriorityIndex::erase(model::JobId id, Job& job) {
+  Seq& seq = seq_of(job);
+  seq.jobs.erase(relative_key(id, job));
+  if (job.phase == Phase::YOUNG) {
+    young_.erase({job.submit_unit, id});
+  } else if (job.phase == Phase::AGEING) {
+    ageing_.erase({job.submit_unit, id});
+  }
+  update_head(seq);
+  update_frontier(seq);
+}
+
+PriorityIndex::User& PriorityIndex::user_at(model::UserId user) {
+  auto [it, fresh] = users_.try_emplace(user);
+  if (fresh) {
+    set_offsets(it->second);
+  }
+  return it->second;
+}
+
+void PriorityIndex::set_offsets(User& user) const {
+  for (std::size_t p = 0; p < PHASES; ++p) {
+    user.seqs[p].offset = offset_of(user, static_cast<Phase>(p));
+  }
+}
+
+void PriorityIndex::set_user_term(model::UserId user, std::int64_t term) {
+  ACME_ASSERT(std::abs(term) <= PRIORITY_INDEX_MAX_TERM, "PriorityIndex: user term out of range");
+  end_pass();
+  User& u = user_at(user);
+  u.term = term;
+  set_offsets(u);
+  for (Seq& seq : u.seqs) {
+    update_head(seq);
+  }
+}
+
+void PriorityIndex::recalc(double now_s) {
+  ACME_ASSERT(now_s >= priority_time_s_, "PriorityIndex: the priority time never goes backwards");
+  priority_time_s_ = now_s;
+  now_unit_ = unit_of(now_s);
+  end_pass();
+  // Young jobs whose submit unit is reached start ageing (or are capped at once after a long gap).
+  move_phase(young_, now_unit_);
+  move_phase(ageing_, now_unit_ - params_.max_age_units);
+  rebuild_heads();
+}
+
+/// Re-queues the jobs of `from` whose submit unit is at most `last_unit` in the phase they reach now.
+void PriorityIndex::move_phase(UnitSet& from, std::int64_t last_unit) {
+  while (!from.empty() && from.begin()->first <= last_unit) {
+    model::JobId id = from.begin()->second;
+    Job& job = jobs_.at(id);
+    erase(id, job);
+    job.phase = phase_of(job.submit_unit);
+    insert(id, job);
+  }
+}
+
+void PriorityIndex::rebuild_heads() {
+  heads_.clear();
+  for (auto& [id, user] : users_) {
+    set_offsets(user);
+    for (Seq& seq : user.seqs) {
+      seq.head.reset();
+      update_head(seq);
+    }
+  }
+}
+
+void PriorityIndex::update_head(Seq& seq) {
+  if (seq.head && !seq.jobs.empty() && *seq.head == global_key(seq, *seq.jobs.begin())) {
+    return; // a change behind the head
+  }
+  if (seq.head) {
+    heads_.erase(*seq.head);
+    seq.head.reset();
+  }
+  if (!seq.jobs.empty()) {
+    seq.head = global_key(seq, *seq.jobs.begin());
+    heads_.emplace(*seq.head, &seq);
+  }
+}
+
+void PriorityIndex::update_frontier(Seq& seq) {
+  if (seq.frontier) {
+    frontier_.erase(*seq.frontier);
+    seq.frontier.reset();
+  }
+  if (!cursor_ || !seq.head || *cursor_ < *seq.head) {
+    return; // no pass, or the sequence's head is still ahead of it
+  }
+  auto it = seq.jobs.upper_bound(relative_to(seq, *cursor_));
+  if (it != seq.jobs.end()) {
+    seq.frontier = global_key(seq, *it);
+    frontier_.emplace(*seq.frontier, &seq);
+  }
+}
+
+void PriorityIndex::end_pass() {
+  for (auto& [key, seq] : frontier_) {
+    seq->frontier.reset();
+  }
+  frontier_.clear();
+  cursor_.reset();
+}
+
+void PriorityIndex::reposition(const Key& key) {
+  end_pass();
+  cursor_ = key;
+  for (auto it = heads_.begin(); it != heads_.end() && !(key < it->first); ++it) {
+    update_frontier(*it->second);
+  }
+}
+
+std::optional<QueueKey> PriorityIndex::advance() {
+  auto head = cursor_ ? heads_.upper_bound(*cursor_) : heads_.begin();
+  auto front = frontier_.begin();
+  bool from_head = head != heads_.end() && (front == frontier_.end() || head->first < front->first);
+  if (!from_head && front == frontier_.end()) {
+    end_pass();
+    return std::nullopt;
+  }
+  auto [key, seq] = from_head ? *head : *front;
+  cursor_ = key;
+  update_frontier(*seq); // only this sequence's first job after the cursor changed
+  return to_queue_key(key);
+}
+
+std::optional<QueueKey> PriorityIndex::first_in_pass() {
+  end_pass();
+  return advance();
+}
+
+std::optional<QueueKey> PriorityIndex::next_in_pass(const QueueKey& key, Step) {
+  Key at = from_queue_key(key);
+  if (!cursor_ || *cursor_ != at) {
+    reposition(at);
+  }
+  return advance();
+}
+
+std::optional<std::int64_t> PriorityIndex::priority_of(model::JobId job) const {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) {
+    return std::nullopt;
+  }
+  const Job& j = it->second;
+  std::int64_t age = std::clamp(now_unit_ - j.submit_unit, std::int64_t{0}, params_.max_age_units);
+  return j.base + users_.at(j.user).term + age;
+}
+
+std::optional<QueueKey> PriorityIndex::find(model::JobId job) const {
+  auto p = priority_of(job);
+  if (!p) {
+    return std::nullopt;
+  }
+  return QueueKey{static_cast<double>(-*p), jobs_.at(job).submit_time_s, job};
+}
+
+} // namespace acme::policies

@@ -1,0 +1,146 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "policies/scheduling/pass_queue.hpp"
+#include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
+
+namespace acme::policies {
+
+/// Largest magnitude of a job's base term, a user's fair-share term, the age cap in units and of
+/// submit_time_s / age_unit_s: with each at most 2^50 every priority and intermediate sum stays below
+/// 2^53 in magnitude, so it is exact both in int64 and in the double of a QueueKey.
+inline constexpr std::int64_t PRIORITY_INDEX_MAX_TERM = std::int64_t{1} << 50;
+
+/// The integer age of a multifactor priority. Slurm: age_unit_s = PriorityMaxAge / PriorityWeightAge,
+/// max_age_units = PriorityWeightAge (the age term grows by one per unit up to its weight).
+struct PriorityIndexParams {
+  double age_unit_s = 1.0;        ///< seconds per age unit (> 0)
+  std::int64_t max_age_units = 0; ///< age cap, in units (>= 0)
+};
+
+/// A queue in descending integer multifactor priority, kept incrementally: a recalculation costs
+/// O(users log users + jobs whose age class changes) and add and drop O(log n), whatever the backlog; a pass
+/// step costs O(log users + log jobs of one user). Memory: up to three tree or hash nodes per job.
+///
+/// At the priority time T (set by recalc(), 0 s until the first one) a job's priority is
+///   P = base + fs(user) + age,  age = clamp(floor(T / u) - floor(submit / u), 0, max_age_units)
+/// (u = age_unit_s): the age counts unit boundaries crossed since submission, so it is additive. The
+/// pass order is P descending, then submit time, then job id (a total order). Priorities are frozen
+/// between recalculations: a job queued in between gets its priority at T as well, exactly as a full
+/// sort at T would rank it (a job submitted after T has age 0).
+///
+/// Each user keeps three sequences whose internal order never changes: jobs submitted after T (by
+/// base), jobs still ageing (by base - floor(submit / u)), jobs at the age cap (by base); a job moves
+/// forward through them at most twice. The pass order is a merge over the sequences' heads.
+class PriorityIndex final : public PassQueue {
+public:
+  /// The base term (class / QoS, already weighted) of a job queued through the PassQueue interface.
+  using BaseOf = std::function<std::int64_t(const model::JobSpec&)>;
+
+  PriorityIndex(PriorityIndexParams params, BaseOf base_of);
+
+  /// Queues a job (a job already queued is queued again with these fields). |base| and
+  /// |submit_time_s / age_unit_s| must be at most PRIORITY_INDEX_MAX_TERM.
+  void add_job(model::JobId job, model::UserId user, std::int64_t base, double submit_time_s);
+  /// Sets the fair-share term of `user` (0 for a user never set), effective at once; |term| at most
+  /// PRIORITY_INDEX_MAX_TERM. The caller changes it at recalculations.
+  void set_user_term(model::UserId user, std::int64_t term);
+  /// Moves the priority time to `now_s` (never backwards): the ages of queued jobs grow to it.
+  void recalc(double now_s);
+
+  double get_priority_time() const { return priority_time_s_; }
+  /// P of a queued job at the priority time; nullopt when it is not queued.
+  std::optional<std::int64_t> priority_of(model::JobId job) const;
+  std::size_t size() const { return jobs_.size(); }
+
+  /// add_job(job.id, job.user, base_of(job), job.submit_time_s); `key` is not used: the index
+  /// computes every job's position itself.
+  void add(const QueueKey& key, const model::JobSpec& job) override;
+  void drop(model::JobId job) override;
+  /// {-P, submit time, id} at the priority time: keys compare in pass order.
+  std::optional<QueueKey> find(model::JobId job) const override;
+  std::optional<QueueKey> first_in_pass() override;
+  /// The first job after `key` in the order at the priority time (`step` is not used). `key` need not
+  /// be queued any more (the job started). Jobs added during a pass are seen when their key comes after
+  /// the job the pass examines, and jobs dropped are not. After recalc() or set_user_term() the pass
+  /// goes on after where `key` falls in the new order.
+  std::optional<QueueKey> next_in_pass(const QueueKey& key, Step step) override;
+
+private:
+  /// A position: -P, submit time, id. In a sequence, -P is relative to the sequence's offset.
+  struct Key {
+    std::int64_t neg_priority = 0;
+    double submit_time_s = 0.0;
+    model::JobId job{};
+    friend auto operator<=>(const Key&, const Key&) = default;
+  };
+  /// Where a job stands relative to the priority time; jobs only move forward.
+  enum class Phase : std::uint8_t { YOUNG, AGEING, CAPPED };
+  static constexpr std::size_t PHASES = 3;
+  /// Jobs of one user in one phase, ordered by relative key; P = offset - relative neg_priority.
+  struct Seq {
+    std::set<Key> jobs;
+    std::int64_t offset = 0;
+    std::optional<Key> head;     ///< its entry in heads_
+    std::optional<Key> frontier; ///< its entry in frontier_
+  };
+  struct User {
+    std::int64_t term = 0;
+    std::array<Seq, PHASES> seqs;
+  };
+  struct Job {
+    model::UserId user{};
+    std::int64_t base = 0;
+    double submit_time_s = 0.0;
+    std::int64_t submit_unit = 0;
+    Phase phase = Phase::YOUNG;
+  };
+  using UnitSet = std::set<std::pair<std::int64_t, model::JobId>>;
+
+  std::int64_t unit_of(double time_s) const;
+  Phase phase_of(std::int64_t submit_unit) const;
+  std::int64_t offset_of(const User& user, Phase phase) const;
+  Key relative_key(model::JobId id, const Job& job) const;
+  static Key global_key(const Seq& seq, const Key& relative);
+  static Key relative_to(const Seq& seq, const Key& global);
+  static QueueKey to_queue_key(const Key& key);
+  static Key from_queue_key(const QueueKey& key);
+  User& user_at(model::UserId user);
+  void set_offsets(User& user) const;
+  Seq& seq_of(const Job& job) { return users_.at(job.user).seqs[static_cast<std::size_t>(job.phase)]; }
+
+  void insert(model::JobId id, Job& job);
+  void erase(model::JobId id, Job& job);
+  void move_phase(UnitSet& from, std::int64_t last_unit);
+  void update_head(Seq& seq);
+  void update_frontier(Seq& seq);
+  void rebuild_heads();
+  void end_pass();
+  void reposition(const Key& key);
+  std::optional<QueueKey> advance();
+
+  PriorityIndexParams params_;
+  BaseOf base_of_;
+  double priority_time_s_ = 0.0;
+  std::int64_t now_unit_ = 0;
+  std::unordered_map<model::JobId, Job> jobs_;
+  std::unordered_map<model::UserId, User> users_; ///< node-based: Seq addresses are stable
+  UnitSet young_;                                 ///< YOUNG jobs by submit unit
+  UnitSet ageing_;                                ///< AGEING jobs by submit unit
+  std::map<Key, Seq*> heads_;                     ///< first job of every non-empty sequence
+  // The pass: cursor_ is the job it examines. A sequence whose head is not after the cursor has its
+  // first job after the cursor in frontier_; the next job is the least of frontier_ and the heads after
+  // the cursor.
+  std::optional<Key> cursor_;
+  std::map<Key, Seq*> frontier_;
+};
+
+} // namespace acme::policies
