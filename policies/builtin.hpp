@@ -3,6 +3,7 @@
 #include "policies/checkpoint/checkpoint_policy.hpp"
 #include "policies/eval/eval_dispatch.hpp"
 #include "policies/placement/placement_policy.hpp"
+#include "policies/power/power_policy.hpp"
 #include "policies/recovery/recovery_policy.hpp"
 #include "policies/registry.hpp"
 #include "policies/scheduling/scheduler.hpp"
@@ -16,6 +17,7 @@ struct PolicyRegistries {
   Registry<CheckpointPolicy> checkpoints{"checkpoint policy"};
   Registry<RecoveryPolicy> recoveries{"recovery policy"};
   Registry<EvalDispatch> eval_dispatches{"eval dispatch policy"};
+  Registry<PowerPolicy> powers{"power policy"};
 };
 
 void register_builtin_schedulers(Registry<Scheduler>& registry);
@@ -23,6 +25,7 @@ void register_builtin_placements(Registry<PlacementPolicy>& registry);
 void register_builtin_checkpoint_policies(Registry<CheckpointPolicy>& registry);
 void register_builtin_recovery_policies(Registry<RecoveryPolicy>& registry);
 void register_builtin_eval_dispatch(Registry<EvalDispatch>& registry);
+void register_builtin_power_policies(Registry<PowerPolicy>& registry);
 /// All families, as the CLI uses them.
 PolicyRegistries make_builtin_registries();
 

@@ -11,6 +11,7 @@ PolicyRegistries make_builtin_registries() {
   register_builtin_checkpoint_policies(r.checkpoints);
   register_builtin_recovery_policies(r.recoveries);
   register_builtin_eval_dispatch(r.eval_dispatches);
+  register_builtin_power_policies(r.powers);
   return r;
 }
 

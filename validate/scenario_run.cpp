@@ -92,6 +92,9 @@ RunMeasures run_scenario(const ValidationContext& ctx, const std::string& scenar
   std::string runs_dir = (std::filesystem::path(ctx.work_dir) / RUNS_DIR).string();
   std::filesystem::create_directories(runs_dir);
   study::Point point{run.id, run.id, run.overrides, run.seed};
+  if (!run.jobs) {
+    point.overrides.push_back({"output.jobs_csv", "false"});
+  }
   study::PointRecord record =
       study::run_point(study::WorkerCommand{ctx.self_exe, {"run"}}, scenario_path, point, runs_dir);
   if (record.status != study::STATUS_OK) {
@@ -99,7 +102,9 @@ RunMeasures run_scenario(const ValidationContext& ctx, const std::string& scenar
   }
   RunMeasures out;
   std::string dir = (std::filesystem::path(runs_dir) / run.id).string();
-  out.jobs = read_jobs(dir + "/" + JOBS_FILE);
+  if (run.jobs) {
+    out.jobs = read_jobs(dir + "/" + JOBS_FILE);
+  }
   for (const auto& m : record.metrics) {
     out.metrics[m.name] = m.value;
   }

@@ -34,6 +34,7 @@ struct ScenarioRun {
   std::string id; ///< names its folder, runs/<id>/ under the work dir
   std::uint64_t seed = 1;
   std::vector<config::Override> overrides;
+  bool jobs = true; ///< write and read back jobs.csv (false: the summary's metrics only)
 };
 
 /// What a run left: every job's measures and the summary's metrics by dotted name.
@@ -49,7 +50,8 @@ std::string write_scenario(const ValidationContext& ctx, std::string_view name);
 std::string input_dir(const ValidationContext& ctx, const std::string& id);
 
 /// Runs `acme-sim run SCENARIO --seed N --set ...` through the study point runner into runs/<id>/ and
-/// reads back its jobs.csv and summary.json. Throws std::runtime_error when the run fails.
+/// reads back its jobs.csv (unless run.jobs is false) and summary.json. Throws std::runtime_error when
+/// the run fails.
 RunMeasures run_scenario(const ValidationContext& ctx, const std::string& scenario_path, const ScenarioRun& run);
 
 /// Mean wall time of the jobs (0 when there are none).

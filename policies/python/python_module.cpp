@@ -233,6 +233,10 @@ void bind_view(py::module_& m) {
           "running_jobs", [](const V& v) { return v.jobs_in(model::JobPhase::RUNNING); }, "running Jobs by id")
       .def("free_gpus", &V::free_gpus, py::arg("node"), "free GPUs of a node (0 when down), less this call's starts")
       .def("is_up", &V::is_up, py::arg("node"))
+      .def("power_state", &V::power_state, py::arg("node"),
+           "\"on\", \"off\" (switched off by the power policy: not up) or \"booting\"")
+      .def_property_readonly("nodes_off", [](const V& v) { return v.view().powered_off_nodes(); })
+      .def_property_readonly("nodes_booting", [](const V& v) { return v.view().booting_nodes(); })
       .def("gpus_of", &V::gpus_of, py::arg("node"))
       .def("leaf_of", &V::leaf_of, py::arg("node"))
       .def("shared_gpu_milli", &V::shared_gpu_milli, py::arg("node"), py::arg("gpu"))

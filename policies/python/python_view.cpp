@@ -72,6 +72,18 @@ bool PyView::is_up(std::uint32_t node) const {
   return view().is_up(node_id(node));
 }
 
+const char* PyView::power_state(std::uint32_t node) const {
+  switch (view().power_of(node_id(node))) {
+  case model::NodePower::OFF:
+    return "off";
+  case model::NodePower::BOOTING:
+    return "booting";
+  case model::NodePower::ON:
+    break;
+  }
+  return "on";
+}
+
 std::uint32_t PyView::gpus_of(std::uint32_t node) const {
   return view().gpus_of(node_id(node));
 }

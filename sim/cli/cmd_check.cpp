@@ -19,15 +19,16 @@ namespace fs = std::filesystem;
 const char* const CHECK_HELP = R"(usage: acme-sim check RUN_DIR --baseline BASELINE.json
                       [--tolerance FILE | --rel R --abs DURATION --abs-util U] [--update] [--quiet]
 
-Compares a run's queueing delay (mean, p50, p90, p99), JCT (same) per cluster and job type and GPU
-utilisation per cluster (from RUN_DIR/summary.json) with a baseline, and prints every metric with
-its baseline, current value, delta, allowed band and verdict. A metric regresses when it moves the bad
-way (delays up, utilisation down) by more than max(abs, rel x |baseline|); improvements are
-reported, not failed.
+Compares a run's queueing delay (mean, p50, p90, p99), JCT (same) and energy per cluster and job type
+and GPU utilisation and energy per cluster (from RUN_DIR/summary.json) with a baseline, and prints
+every metric with its baseline, current value, delta, allowed band and verdict. A metric regresses
+when it moves the bad way (delays and energy up, utilisation down) by more than
+max(abs, rel x |baseline|); improvements are reported, not failed.
 
 options:
   --baseline FILE     the baseline (JSON: metrics and the tolerance they are checked with)
   --tolerance FILE    tolerances (YAML): delay: {rel: 0.05, abs: 1s}, utilisation: {rel: 0.05, abs: 0.001},
+                      energy: {rel: 0.05, abs: 1} (kWh),
                       metrics: {"clusters.*.by_type.Debug.*": {rel: 0.5, abs: 10min}} (first match wins)
   --rel R             relative tolerance for every metric (default: the baseline's, else 0.05)
   --abs DURATION      absolute tolerance for delays and JCT, e.g. 1s, 2min (default: the baseline's, else 1s)
@@ -80,7 +81,7 @@ study::ToleranceSet tolerance_in_effect(const CheckOptions& o, const std::option
   }
   study::ToleranceSet set = baseline ? baseline->tolerance : study::ToleranceSet{};
   if (o.rel) {
-    set.delay.rel = set.utilisation.rel = parse_option("--rel", *o.rel, false);
+    set.delay.rel = set.utilisation.rel = set.energy.rel = parse_option("--rel", *o.rel, false);
   }
   if (o.abs) {
     set.delay.abs = parse_option("--abs", *o.abs, true);

@@ -40,6 +40,7 @@ int cmd_list(std::vector<std::string> args) {
   print_family(registries.checkpoints, "checkpoint.policy.name");
   print_family(registries.recoveries, "recovery.policy.name");
   print_family(registries.eval_dispatches, "evaluation.dispatch.name, or workload.dispatch.name of an eval_request");
+  print_family(registries.powers, "policies.power.name, or clusters[i].policies.power.name");
   return 0;
 }
 

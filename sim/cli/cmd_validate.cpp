@@ -12,6 +12,7 @@
 #include "validate/checkpoint/checkpoint_checks.hpp"
 #include "validate/eval/eval_checks.hpp"
 #include "validate/network/network_checks.hpp"
+#include "validate/power/power_checks.hpp"
 #include "validate/queueing/queueing_checks.hpp"
 #include <unistd.h>
 
@@ -44,6 +45,23 @@ std::vector<config::Override> parse_sets(const std::vector<std::string>& args) {
   return out;
 }
 
+/// The config `validate power` runs: its argument, else the embedded default written into the work dir.
+std::string config_for_power(const validate::ValidationContext& ctx, const std::vector<std::string>& args) {
+  if (args.size() > 1) {
+    throw ConfigError(Location{"acme-sim validate power", 0, 0}, "",
+                      "expected at most one CONFIG, got " + std::to_string(args.size()) + " arguments");
+  }
+  if (!args.empty()) {
+    if (!std::filesystem::is_regular_file(args[0])) {
+      throw ConfigError(Location{args[0], 0, 0}, "", "cannot read; expected a config file");
+    }
+    return std::filesystem::absolute(args[0]).string();
+  }
+  std::string path = (std::filesystem::path(ctx.work_dir) / "acme.yaml").string();
+  metrics::write_file_atomically(path, embedded_default_config());
+  return path;
+}
+
 const std::map<std::string, Subject>& subjects() {
   static const std::map<std::string, Subject> table = {
       {"checkpoint",
@@ -61,6 +79,13 @@ const std::map<std::string, Subject>& subjects() {
         "paper's NIC use on Seren, and the default config with the model off and on (--set applies to those runs)",
         [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
           return validate::check_network(ctx, write_default_config(ctx), parse_sets(args));
+        }}},
+      {"power",
+       {"energy model vs the paper: per-GPU power CDFs of the default run (Seren, Kalos), GPU and CPU server "
+        "power, a loaded server's breakdown, the idle-cluster closed form  [CONFIG, default: the embedded "
+        "configs/acme.yaml]",
+        [](const validate::ValidationContext& ctx, std::vector<std::string> args) {
+          return validate::check_power(ctx, config_for_power(ctx, args));
         }}},
       {"queueing",
        {"queueing delay vs the paper: per-type CDFs (KS), Table 2 means and medians, evaluation waits longest "

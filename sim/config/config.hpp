@@ -86,6 +86,7 @@ struct ClusterConfig {
   StorageConfig storage;
   PolicySpec scheduler;
   PolicySpec placement;
+  PolicySpec power;                   ///< which nodes to power off and on (`policies.power`; default: none)
   model::Distribution launch_latency; ///< from allocation to start (Kubernetes pod start); default 0
 
   /// GPUs (hpc: processors) of the whole cluster.
@@ -93,6 +94,7 @@ struct ClusterConfig {
 };
 
 struct FaultConfig;
+struct PowerConfig;
 
 struct InterconnectConfig {
   double bw_Bps = 0.0; ///< the link joining the clusters' spine layers
@@ -119,6 +121,7 @@ struct Config {
   Node workload;
   Node root;
   std::shared_ptr<const FaultConfig> faults; ///< failures, checkpoint, preemption, recovery (sim/config/faults.hpp)
+  std::shared_ptr<const PowerConfig> power;  ///< what the hardware draws (sim/config/power_config.hpp)
 
   const ClusterConfig* find_cluster(const std::string& name) const;
   std::vector<std::string> cluster_names() const;

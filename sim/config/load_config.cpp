@@ -5,6 +5,7 @@
 
 #include "sim/config/config.hpp"
 #include "sim/config/faults.hpp"
+#include "sim/config/power_config.hpp"
 #include "sim/log/log.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
@@ -15,7 +16,7 @@ namespace {
 // Top-level sections. Sections owned by other layers are validated by their owners.
 const std::vector<std::string> TOP_KEYS = {"seed",     "clusters",    "interconnect", "network",    "policies",
                                            "workload", "output",      "failures",     "checkpoint", "preemption",
-                                           "recovery", "calibration", "evaluation"};
+                                           "recovery", "calibration", "evaluation",   "power"};
 
 constexpr double DEFAULT_BACKBONE_GBITPS = 800.0; // assumption: 4 x HDR links between the clusters' spines
 constexpr double DEFAULT_BACKBONE_LATENCY_S = 5e-6;
@@ -65,7 +66,7 @@ std::vector<ClusterConfig> parse_clusters(const Node& root) {
   }
   Node defaults = root["policies"];
   if (defaults.is_defined()) {
-    defaults.expect_keys({"scheduler", "placement"});
+    defaults.expect_keys({"scheduler", "placement", "power"});
   }
   std::vector<ClusterConfig> clusters;
   std::set<std::string> names;
@@ -110,6 +111,7 @@ Config parse_root(const Node& root, const std::string& file, const std::string& 
   cfg.workload = root["workload"];
   cfg.faults = std::make_shared<FaultConfig>(parse_fault_config(root));
   check_spares(cfg);
+  cfg.power = std::make_shared<PowerConfig>(parse_power_config(root));
   return cfg;
 }
 

@@ -26,7 +26,7 @@ constexpr std::uint32_t DEFAULT_CPU_JOB_CORES_PER_NODE = 32;
 constexpr double DEFAULT_GPU_MEMORY_GIB = 80.0;    // A100-SXM-80GB
 constexpr double DEFAULT_HOST_MEMORY_GIB = 2048.0; // paper: 2 TB host RAM (Kalos nodes)
 constexpr double DEFAULT_NVLINK_GBPS = 600.0;      // NVIDIA A100 datasheet: NVLink3 600 GB/s
-constexpr double DEFAULT_GPU_IDLE_W = 60.0;        // data/acme/pkl_*_gpu_power_W.csv: idle mode
+constexpr double DEFAULT_GPU_IDLE_W = 64.0;        // data/acme/pkl_*_gpu_power_W.csv: middle of the 60-68 W idle mode
 constexpr double DEFAULT_GPU_MAX_W = 400.0;        // A100-SXM TDP
 constexpr double DEFAULT_STORAGE_GBPS = 100.0;     // data/README.md: not published, default 100 GB/s
 constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4; // assumption: 100 us per storage request path
@@ -164,7 +164,7 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   c.storage = parse_storage(node["storage"]);
   Node policies = node["policies"];
   if (policies.is_defined()) {
-    policies.expect_keys({"scheduler", "placement"});
+    policies.expect_keys({"scheduler", "placement", "power"});
   }
   auto pick = [&](const char* family, const char* fallback) {
     Node own = policies[family];
@@ -172,6 +172,7 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   };
   c.scheduler = pick("scheduler", "fifo");
   c.placement = pick("placement", "pack");
+  c.power = pick("power", "none");
   if (Node latency = node["launch_latency"]; latency.is_defined()) {
     c.launch_latency = parse_duration_distribution(latency);
   }

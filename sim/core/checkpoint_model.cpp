@@ -344,6 +344,7 @@ void CheckpointModel::roll_back(JobRuntime& job, double gpu_share) const {
   double rollback = c.progress_s - c.persisted_s;
   job.accounting.lost_work_s += rollback;
   job.accounting.lost_gpu_s += rollback * gpu_share;
+  job.power.rollback_J += rollback * job.power.compute_W(); // the energy that work took, spent again
   c.progress_s = c.persisted_s;
   c.next_checkpoint_s = 0.0; // the next interval counts from the restored state
   c.needs_restore = c.persisted_s > 0.0;

@@ -98,14 +98,24 @@ struct TracedFailure {
   std::uint32_t category = 0; ///< index into failures.categories
 };
 
+/// A node switched on by its cluster's power policy has booted: it is back in service.
+struct NodeBooted {
+  model::ClusterId cluster{};
+  std::uint32_t node = 0;
+};
+/// A cluster's power policy asked to be called at this time.
+struct PowerCheck {
+  model::ClusterId cluster{};
+};
 /// A time a cluster's scheduler asked for (CallMeLater) has come.
 struct PolicyWakeup {
   model::ClusterId cluster{};
   double time_s = 0.0;
 };
 
-using EngineEvent = std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed,
-                                 TransferDone, FlowRatesChanged, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired,
-                                 TracedFailure, SpineLinkFailed, SpineLinkRepaired, PolicyWakeup>;
+using EngineEvent =
+    std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed, TransferDone,
+                 FlowRatesChanged, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired, TracedFailure, SpineLinkFailed,
+                 SpineLinkRepaired, NodeBooted, PowerCheck, PolicyWakeup>;
 
 } // namespace acme::core

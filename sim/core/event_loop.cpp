@@ -58,6 +58,15 @@ JobTable make_table(const LoopSetup& setup) {
   return table;
 }
 
+std::vector<std::unique_ptr<policies::PowerPolicy>> power_policies(const LoopSetup& setup) {
+  std::vector<std::unique_ptr<policies::PowerPolicy>> out;
+  for (const auto& cc : setup.config->clusters) {
+    policies::PolicyContext context{setup.config->seed, cc.name, setup.config->base_dir};
+    out.push_back(setup.registries->powers.create(cc.power, context));
+  }
+  return out;
+}
+
 std::vector<FailureShape> failure_shapes(const config::Config& cfg, const topology::ClusterGraph& graph) {
   std::vector<FailureShape> shapes;
   for (std::size_t c = 0; c < cfg.clusters.size(); ++c) {
@@ -128,7 +137,9 @@ EventLoop::EventLoop(LoopSetup setup)
     , recovery_policy_(
           setup.registries->recoveries.create(config_.faults->recovery.policy, {config_.seed, "", config_.base_dir}))
     , table_(make_table(setup))
+    , power_(config_, table_)
     , nodes_(table_, *setup.io, recorder_.events())
+    , power_control_(power_policies(setup), queue_, table_, nodes_, power_)
     , lifecycle_(*config_.faults, queue_, *setup.io, table_, nodes_, recorder_, launch_rng_)
     , checkpoint_(*config_.faults, *checkpoint_policy_, costs_from(config_), queue_, *setup.io, table_, lifecycle_,
                   launch_rng_, recorder_.events())
@@ -141,9 +152,9 @@ EventLoop::EventLoop(LoopSetup setup)
     , links_(setup.fabric == nullptr ? nullptr : make_link_failures(config_, queue_, link_rng_, *setup.fabric))
     , sampler_(
           config_.output.timeseries_interval_s, views_of(table_),
-          [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }, network_probe(),
+          [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }, network_probe(), &power_,
           config_.output.timeseries_interval_where) {
-  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_});
+  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_, &power_});
   if (traffic_.fluid()) {
     checkpoint_.attach(&traffic_);
   }
@@ -198,6 +209,7 @@ void EventLoop::process_instant(double now_s) {
     take_submissions(now_s);
     recovery_.restart_awaiting_jobs();
     run_schedulers();
+    power_control_.decide();
     if (!queue_.has_due() && !plans_.has_spawned()) {
       break;
     }
@@ -212,6 +224,7 @@ void EventLoop::finish() {
   sampler_.sample_until(queue_.now_s(), true);
   check_queues_drained(table_, config_);
   ACME_ASSERT(table_.jobs.empty(), "every submitted job is accounted for");
+  recorder_.on_power(power_.finish(queue_.now_s()));
 }
 
 void EventLoop::dispatch(const EngineEvent& event) {
@@ -292,6 +305,14 @@ void EventLoop::on(const TracedFailure& e) {
   failures_.on(e);
 }
 
+void EventLoop::on(const NodeBooted& e) {
+  power_control_.on(e);
+}
+
+void EventLoop::on(const PowerCheck& e) {
+  power_control_.on(e);
+}
+
 void EventLoop::on(const PolicyWakeup& e) {
   ClusterRuntime& cluster = table_.cluster(e.cluster);
   cluster.wakeups.erase(e.time_s);
@@ -320,6 +341,7 @@ void EventLoop::run_schedulers() {
     for (const auto& decision : decisions) {
       lifecycle_.apply(cluster, decision);
     }
+    power_control_.after_round(cluster.view.shape().id);
   }
 }
 

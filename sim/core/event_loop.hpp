@@ -16,6 +16,8 @@
 #include "sim/core/job_lifecycle.hpp"
 #include "sim/core/link_failures.hpp"
 #include "sim/core/node_availability.hpp"
+#include "sim/core/power_control.hpp"
+#include "sim/core/power_meter.hpp"
 #include "sim/core/recovery.hpp"
 #include "sim/core/sampler.hpp"
 #include "sim/core/task_runner.hpp"
@@ -83,6 +85,8 @@ private:
   void on(const LeafFailed& e);
   void on(const LeafRepaired& e);
   void on(const TracedFailure& e);
+  void on(const NodeBooted& e);
+  void on(const PowerCheck& e);
   void on(const PolicyWakeup& e);
   void on(const SpineLinkFailed& e);
   void on(const SpineLinkRepaired& e);
@@ -104,7 +108,9 @@ private:
   std::unique_ptr<policies::RecoveryPolicy> recovery_policy_;
   EventQueue queue_;
   JobTable table_;
+  PowerMeter power_;
   NodeAvailability nodes_;
+  PowerControl power_control_;
   JobLifecycle lifecycle_;
   CheckpointModel checkpoint_;
   TrainingTraffic traffic_;

@@ -55,6 +55,7 @@ metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntim
   r.preemptions = a.preemptions;
   r.failures = a.failures;
   r.gpu_busy_s = a.gpu_busy_s;
+  r.energy = metrics::JobEnergy{job.power.energy_J, job.power.stall_J, job.power.rollback_J};
   r.wait_s = a.wait_s;
   const model::ParallelLayout& layout = job.traffic.layout;
   if (!entry.spec.is_cpu_job() && layout.compute_s > 0.0) {

@@ -41,6 +41,7 @@ void JobLifecycle::submit(model::JobSpec spec) {
   if (parts_.traffic != nullptr) {
     parts_.traffic->admit(job, spec);
   }
+  parts_.power->admit(spec.id, job, spec);
   model::JobId id = spec.id;
   table_.jobs.emplace(id, std::move(job));
   cluster.view.add_job(std::move(spec));
@@ -155,6 +156,7 @@ void JobLifecycle::allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime
   if (job.checkpoint.enabled) {
     parts_.checkpoint->estimate_costs(job);
   }
+  parts_.power->allocated(job);
 }
 
 void JobLifecycle::on_launched(model::JobId id, JobRuntime& job) {
@@ -171,6 +173,7 @@ void JobLifecycle::on_launched(model::JobId id, JobRuntime& job) {
 
 void JobLifecycle::relaunch(model::JobId id, JobRuntime& job) {
   ++job.accounting.attempts;
+  parts_.power->placement_changed(job); // failed nodes were replaced
   on_launched(id, job);
 }
 
@@ -196,6 +199,7 @@ void JobLifecycle::release(model::JobId id, JobRuntime& job, model::JobPhase nex
   const model::JobEntry& entry = cluster.view.job(id);
   ACME_ASSERT(entry.phase == model::JobPhase::RUNNING, "only running jobs release resources");
   cancel_transfers(job);
+  parts_.power->releasing(job);
   job.accounting.gpu_seconds += job.allocated_gpus * (timer_.now_s() - job.allocated_since_s);
   for (const auto& share : entry.placement) {
     auto& on_node = cluster.jobs_on_node[model::to_index(share.node)];

@@ -11,6 +11,7 @@
 #include "sim/core/io_service.hpp"
 #include "sim/core/job_control.hpp"
 #include "sim/core/node_availability.hpp"
+#include "sim/core/power_meter.hpp"
 #include "sim/core/recovery.hpp"
 #include "sim/core/task_runner.hpp"
 #include "sim/core/timer_service.hpp"
@@ -37,6 +38,7 @@ public:
     TaskRunner* plans = nullptr;
     Recovery* recovery = nullptr;
     TrainingTraffic* traffic = nullptr; ///< optional: layouts and the network model
+    PowerMeter* power = nullptr;
   };
 
   /// `launch_rng` draws the launch latencies.

@@ -70,6 +70,33 @@ struct PlanState {
   std::vector<std::pair<TransferId, std::int32_t>> transfers; ///< plan reads in flight: (id, lane)
 };
 
+/// A job's draw as the power meter keeps it (sim/core/power_meter.hpp): its energy, all attempts.
+struct JobPower {
+  model::JobId id{};
+  double busy_extra_W = 0.0; ///< per GPU above its nodes' idle draw while computing (drawn once per job)
+  double held_W = 0.0;       ///< wall draw of its held GPUs at idle plus its share of its nodes' idle base
+  double per_extra_W = 0.0;  ///< wall watts per watt its GPUs draw above idle (its GPUs, with base and supplies)
+  double extra_W = 0.0;      ///< current draw per GPU above its nodes' idle draw
+  double since_s = 0.0;      ///< start of the current draw
+  bool allocated = false;    ///< holds GPUs (or CPU-pool cores)
+  bool stalled = false;      ///< the current draw is a checkpoint stall
+  double energy_J = 0.0;     ///< all attempts
+  double stall_J = 0.0;      ///< spent in checkpoint stalls
+  double rollback_J = 0.0;   ///< spent on work that failures rolled back
+
+  /// Wall watts of the job computing on its current nodes.
+  double compute_W() const { return held_W + per_extra_W * busy_extra_W; }
+};
+
+struct JobRuntime;
+
+/// Told of every change of what a job does (a new stage, a step of its plan): the power meter.
+class ActivityListener {
+public:
+  virtual ~ActivityListener() = default;
+  virtual void on_activity(JobRuntime& job, double now_s) = 0;
+};
+
 /// Engine-private run-time state of an active job (the public part is the ClusterView's JobEntry),
 /// with one state struct per part of the engine.
 struct JobRuntime {
@@ -88,12 +115,21 @@ struct JobRuntime {
   TrafficState traffic;
   PlanState plan;
   JobAccounting accounting;
+  JobPower power;
+  ActivityListener* listener = nullptr; ///< told of every change of stage or plan step
 
   /// Moves to `next` at `now_s`; events scheduled for the previous stage become stale.
   void enter(JobStage next, double now_s) {
     ++generation;
     stage = next;
     stage_start_s = now_s;
+    notify(now_s);
+  }
+  /// What the job does changed within its stage at `now_s` (a step of its plan began or ended).
+  void notify(double now_s) {
+    if (listener != nullptr) {
+      listener->on_activity(*this, now_s);
+    }
   }
 };
 

@@ -9,13 +9,15 @@
 namespace acme::core {
 
 Sampler::Sampler(double interval_s, std::vector<const model::ClusterView*> views, Emit emit, Probe probe,
-                 Location interval_where)
+                 const PowerMeter* power, Location interval_where)
     : interval_s_(interval_s)
     , next_sample_s_(interval_s)
     , views_(std::move(views))
     , busy_at_last_sample_(views_.size(), 0.0)
+    , energy_at_last_sample_(views_.size(), 0.0)
     , emit_(std::move(emit))
     , probe_(std::move(probe))
+    , power_(power)
     , interval_where_(std::move(interval_where)) {}
 
 void Sampler::count_rows(double at_s) {
@@ -57,6 +59,12 @@ void Sampler::emit_at(double at_s) {
     s.up_nodes = view.up_nodes();
     if (probe_) {
       probe_(c, s);
+    }
+    s.nodes_off = view.powered_off_nodes();
+    if (power_ != nullptr) {
+      double energy = power_->energy_J(view.shape().id, at_s);
+      s.power_W = span > 0.0 ? (energy - energy_at_last_sample_[c]) / span : power_->power_W(view.shape().id);
+      energy_at_last_sample_[c] = energy;
     }
     emit_(s);
     busy_at_last_sample_[c] = busy_integral;

@@ -67,10 +67,12 @@ bool TaskRunner::run_step(model::JobId id, JobRuntime& job, std::int32_t lane) {
                                                                        std::max(1u, entry.placement.front().gpus));
     TransferId t = io_.start(read_request(job.cluster, entry.placement.at(share).node, step.bytes, id));
     job.plan.transfers.emplace_back(t, lane);
+    job.notify(now_s);
     return true;
   }
   case model::TaskStep::Kind::HOST_COPY:
     timer_.schedule(now_s + step.bytes / h2d_Bps_, StepEnded{id, job.generation, lane});
+    job.notify(now_s);
     return true;
   case model::TaskStep::Kind::GPU:
     job.accounting.gpu_busy_s += lane_gpus * step.seconds;
@@ -78,6 +80,7 @@ bool TaskRunner::run_step(model::JobId id, JobRuntime& job, std::int32_t lane) {
   case model::TaskStep::Kind::CPU:
   case model::TaskStep::Kind::GPU_IDLE:
     timer_.schedule(now_s + step.seconds, StepEnded{id, job.generation, lane});
+    job.notify(now_s); // the lane's GPUs draw what the new step does
     return true;
   case model::TaskStep::Kind::SPAWN:
     break;
@@ -104,6 +107,9 @@ bool TaskRunner::step_done(model::JobId id, JobRuntime& job, std::int32_t lane) 
         return false; // the last lane finished the job
       }
     }
+  }
+  if (!finished) {
+    job.notify(timer_.now_s()); // this lane's GPUs are idle now
   }
   if (finished) {
     job.checkpoint.progress_s = job.checkpoint.work_s;

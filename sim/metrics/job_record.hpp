@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/metrics/power_report.hpp"
 #include "sim/model/job.hpp"
 #include "sim/model/wait_reason.hpp"
 
@@ -35,6 +36,7 @@ struct JobRecord {
   std::array<std::uint32_t, 3> layout{};                 ///< tensor, pipeline, data parallel degrees (0: none, CPU job)
   bool comm_modelled = false;                            ///< the fluid network model ran: comm_lost_s is known
   double comm_lost_s = 0.0;                              ///< wall time lost to network slowdown (run minus uncontended)
+  JobEnergy energy;                                      ///< its GPUs and its share of its nodes' base, all attempts
 };
 
 /// The reason a job waited longest (NONE when it never waited).
@@ -57,6 +59,8 @@ struct ClusterSample {
   std::uint32_t nics = 0;               ///< NICs sampled
   std::uint32_t nics_idle = 0;          ///< of which idle
   std::uint32_t nics_above_quarter = 0; ///< of which above 25% of their bandwidth
+  double power_W = 0.0;                 ///< mean total power over the interval (nodes, CPU servers, switches, storage)
+  std::uint32_t nodes_off = 0;          ///< switched off by the power policy, at the end of the interval
 };
 
 /// What the recorder needs to know about each cluster.

@@ -12,6 +12,7 @@
 #include "sim/metrics/fault_stats.hpp"
 #include "sim/metrics/network_stats.hpp"
 #include "sim/metrics/output_set.hpp"
+#include "sim/metrics/power_stats.hpp"
 #include "sim/metrics/summary_builder.hpp"
 #include "sim/metrics/text_append.hpp"
 #include "sim/model/civil_time.hpp"
@@ -25,11 +26,14 @@ constexpr const char* JOBS_HEADER =
     "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
     "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
     "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost,"
-    "wait_reason";
-constexpr const char* TIMESERIES_HEADER = "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes";
+    "wait_reason,energy_kWh";
+constexpr const char* TIMESERIES_HEADER =
+    "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes,power_kW,nodes_off";
 // Columns of the fluid network model only: runs without it keep the files they always had.
 constexpr const char* JOBS_NETWORK_COLUMNS = ",tp,pp,dp,comm_slowdown";
 constexpr const char* TIMESERIES_NETWORK_COLUMNS = ",nic_util_mean,nic_idle_share,nic_util_p95,spine_util";
+constexpr double JOULES_PER_KWH = 3.6e6;
+constexpr double WATTS_PER_KW = 1000.0;
 constexpr std::size_t FLUSH_BYTES = 1 << 20;
 /// Every file a run may write: committed together (OutputSet); one this run does not write is removed.
 constexpr std::array<const char*, 5> OUTPUT_FILES = {"jobs.csv", "events.csv", "timeseries.csv", "runs.csv",
@@ -45,7 +49,8 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     , summary_(std::make_unique<SummaryBuilder>(options_.clusters))
     , faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories))
     , evals_(std::make_unique<EvalStats>(options_.clusters.size()))
-    , network_(std::make_unique<NetworkStats>(options_.clusters.size())) {
+    , network_(std::make_unique<NetworkStats>(options_.clusters.size()))
+    , power_(std::make_unique<PowerStats>(options_.clusters.size())) {
   log::get(log::Category::METRICS)
       .debug("output folder {} (jobs.csv {}, events.csv {}); files appear when the run ends", options_.out_dir,
              options_.write_jobs_csv ? "on" : "off", options_.write_events ? "on" : "off");
@@ -75,6 +80,7 @@ void Recorder::on_job(const JobRecord& record) {
   faults_->add(record);
   evals_->add(record);
   network_->add(record);
+  power_->add(record);
   if (jobs_file_) {
     append_job_row(record);
     if (jobs_buffer_.size() > FLUSH_BYTES) {
@@ -137,6 +143,8 @@ void Recorder::append_job_row(const JobRecord& r) {
   if (model::WaitReason longest = longest_wait(r.wait_s); longest != model::WaitReason::NONE || r.wait_s[0] > 0.0) {
     out += model::to_string(longest);
   }
+  out += ',';
+  append(out, r.energy.total_J / JOULES_PER_KWH);
   if (options_.network_model) {
     append_network_cells(r);
   }
@@ -176,10 +184,10 @@ void Recorder::on_sample(const ClusterSample& s) {
   summary_->add_busy_gpu_seconds(s.cluster, s.busy_gpus_avg * (s.time_s - last_sample_s_[s.cluster]));
   last_sample_s_[s.cluster] = s.time_s;
   network_->add_sample(s);
-  fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{}",
+  fmt::format_to(std::back_inserter(timeseries_), "{},{},{},{},{},{},{},{},{}",
                  model::format_datetime(options_.epoch_unix_s + s.time_s, cluster.utc_offset_s),
                  model::csv_field(cluster.name), s.busy_gpus_avg, s.queued_jobs, s.queued_gpus, s.running_jobs,
-                 s.up_nodes);
+                 s.up_nodes, s.power_W / WATTS_PER_KW, s.nodes_off);
   if (s.network) {
     fmt::format_to(std::back_inserter(timeseries_), ",{},{},{},{}", s.nic_util_mean, s.nic_idle_share, s.nic_util_p95,
                    s.spine_util);
@@ -187,6 +195,10 @@ void Recorder::on_sample(const ClusterSample& s) {
     timeseries_ += ",,,,";
   }
   timeseries_ += '\n';
+}
+
+void Recorder::on_power(std::vector<ClusterPowerReport> reports) {
+  power_->set_reports(std::move(reports));
 }
 
 void Recorder::finish(const RunInfo& info) {
@@ -199,7 +211,7 @@ void Recorder::finish(const RunInfo& info) {
 
 void Recorder::commit_files(const RunInfo& info) {
   std::string summary_json =
-      summary_->render(options_, info, *faults_, *evals_, options_.network_model ? network_.get() : nullptr);
+      summary_->render(options_, info, *faults_, *evals_, *power_, options_.network_model ? network_.get() : nullptr);
   if (jobs_file_) {
     jobs_file_->write(jobs_buffer_);
     jobs_buffer_.clear();

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/metrics/job_record.hpp"
+#include "sim/metrics/power_report.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/name_table.hpp"
 
@@ -16,6 +17,7 @@ class EventTrace;
 class FaultStats;
 class NetworkStats;
 class OutputSet;
+class PowerStats;
 class SummaryBuilder;
 
 struct RecorderOptions {
@@ -50,6 +52,8 @@ public:
 
   void on_job(const JobRecord& record);
   void on_sample(const ClusterSample& sample);
+  /// Each cluster's energy account at the end of the run (before finish()).
+  void on_power(std::vector<ClusterPowerReport> reports);
   /// Writes the summary and time series and commits every file. Nothing is visible before.
   void finish(const RunInfo& info);
 
@@ -74,6 +78,7 @@ private:
   std::unique_ptr<FaultStats> faults_;
   std::unique_ptr<EvalStats> evals_;
   std::unique_ptr<NetworkStats> network_;
+  std::unique_ptr<PowerStats> power_;
   std::unique_ptr<EventTrace> events_;
   std::uint64_t jobs_recorded_ = 0;
   model::DateTimeFormatter date_formatter_;

@@ -5,6 +5,7 @@
 #include "sim/metrics/eval_stats.hpp"
 #include "sim/metrics/fault_stats.hpp"
 #include "sim/metrics/network_stats.hpp"
+#include "sim/metrics/power_stats.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/text_escape.hpp"
@@ -13,6 +14,7 @@ namespace acme::metrics {
 namespace {
 
 constexpr double SECONDS_PER_HOUR = 3600.0;
+constexpr double JOULES_PER_KWH = 3.6e6;
 
 std::string number(double v) {
   return fmt::format("{}", v);
@@ -78,6 +80,7 @@ void SummaryBuilder::add(const JobRecord& record) {
     s.recorded_queue_s.push_back(job.recorded_queue_s());
   }
   s.gpu_seconds += record.gpu_seconds;
+  s.energy_J += record.energy.total_J;
   for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
     s.wait_s[r] += record.wait_s[r];
   }
@@ -93,8 +96,9 @@ std::string SummaryBuilder::render_class(ClassStats& s) const {
     states += fmt::format("{}{}: {}", i == 0 ? "" : ", ", quote(model::to_string(static_cast<model::JobState>(i))),
                           s.states[i]);
   }
-  std::string out = fmt::format(R"({{"jobs": {}, "rejected": {}, "states": {{{}}}, "gpu_hours": {}, )", s.jobs,
-                                s.rejected, states, number(s.gpu_seconds / SECONDS_PER_HOUR));
+  std::string out =
+      fmt::format(R"({{"jobs": {}, "rejected": {}, "states": {{{}}}, "gpu_hours": {}, "energy_kWh": {}, )", s.jobs,
+                  s.rejected, states, number(s.gpu_seconds / SECONDS_PER_HOUR), number(s.energy_J / JOULES_PER_KWH));
   out += R"("queue_s": )" + distribution_json(s.queue_s); // sorts queue_s
   out += ", " + queue_shares_json(s.queue_s) + R"(, "jct_s": )" + distribution_json(s.jct_s);
   if (!s.recorded_queue_s.empty()) {
@@ -104,7 +108,7 @@ std::string SummaryBuilder::render_class(ClassStats& s) const {
 }
 
 std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults,
-                                           const EvalStats& evals, NetworkStats* network) {
+                                           const EvalStats& evals, const PowerStats& power, NetworkStats* network) {
   ClusterStats& cs = stats_[c];
   const ClusterInfo& ci = clusters_[c];
   ClassStats all_gpu;
@@ -127,6 +131,7 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
     all_gpu.recorded_queue_s.insert(all_gpu.recorded_queue_s.end(), s.recorded_queue_s.begin(),
                                     s.recorded_queue_s.end());
     all_gpu.gpu_seconds += s.gpu_seconds;
+    all_gpu.energy_J += s.energy_J;
     for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
       all_gpu.wait_s[r] += s.wait_s[r];
     }
@@ -142,6 +147,9 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
   if (network != nullptr) {
     out += "\n      " + network->render_cluster(c) + ",";
   }
+  if (power.has_reports()) {
+    out += "\n      " + power.render_cluster(c) + ",";
+  }
   out += "\n      \"by_type\": {\n";
   for (std::size_t k = 0; k < CLASS_COUNT; ++k) {
     std::string name = k == CPU_CLASS ? "CPU" : std::string(model::to_string(static_cast<model::JobType>(k)));
@@ -152,7 +160,7 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
 }
 
 std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
-                                   const EvalStats& evals, NetworkStats* network) {
+                                   const EvalStats& evals, const PowerStats& power, NetworkStats* network) {
   std::string out = "{\n";
   out += fmt::format(
       "  \"seed\": {},\n  \"config\": {},\n  \"version\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n",
@@ -161,7 +169,7 @@ std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo
   out += fmt::format("  \"jobs_submitted\": {},\n  \"trace_rows_skipped\": {},\n  \"clusters\": {{\n",
                      info.jobs_submitted, info.trace_rows_skipped);
   for (std::size_t c = 0; c < clusters_.size(); ++c) {
-    out += render_cluster(c, info, faults, evals, network) + (c + 1 < clusters_.size() ? ",\n" : "\n");
+    out += render_cluster(c, info, faults, evals, power, network) + (c + 1 < clusters_.size() ? ",\n" : "\n");
   }
   out += "  }\n}\n";
   return out;

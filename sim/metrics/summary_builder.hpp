@@ -12,6 +12,7 @@ namespace acme::metrics {
 class EvalStats;
 class FaultStats;
 class NetworkStats;
+class PowerStats;
 struct RecorderOptions;
 struct RunInfo;
 
@@ -28,7 +29,7 @@ public:
   void add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds);
   /// `network` (optional): the network blocks, when the fluid network model ran.
   std::string render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
-                     const EvalStats& evals, NetworkStats* network = nullptr);
+                     const EvalStats& evals, const PowerStats& power, NetworkStats* network = nullptr);
 
 private:
   struct ClassStats {
@@ -39,6 +40,7 @@ private:
     std::vector<double> jct_s;
     std::vector<double> recorded_queue_s;
     double gpu_seconds = 0.0;
+    double energy_J = 0.0;
     std::array<double, model::WAIT_REASON_COUNT> wait_s{}; ///< waiting time by reason, all jobs
   };
   struct ClusterStats {
@@ -47,7 +49,7 @@ private:
   };
   std::string render_class(ClassStats& stats) const;
   std::string render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults, const EvalStats& evals,
-                             NetworkStats* network);
+                             const PowerStats& power, NetworkStats* network);
 
   std::vector<ClusterInfo> clusters_;
   std::vector<ClusterStats> stats_;

@@ -10,6 +10,8 @@ ClusterView::ClusterView(ClusterShape shape)
     : shape_(std::move(shape))
     , free_gpus_(shape_.nodes, 0)
     , up_(shape_.nodes)
+    , power_(shape_.nodes, NodePower::ON)
+    , off_(shape_.nodes)
     , by_free_(shape_.gpus_per_node + 1, NodeBitset(shape_.nodes))
     , idle_(shape_.nodes)
     , shared_nodes_(shape_.nodes)
@@ -215,6 +217,22 @@ void ClusterView::set_node_up(NodeId node, bool up) {
     free_gpus_up_ -= free;
   }
   update_sets(n);
+}
+
+void ClusterView::set_node_power(NodeId node, NodePower power) {
+  NodePower& now = power_[to_index(node)];
+  if (now == NodePower::BOOTING) {
+    --booting_;
+  }
+  if (power == NodePower::BOOTING) {
+    ++booting_;
+  }
+  if (power == NodePower::OFF) {
+    off_.set(to_index(node));
+  } else {
+    off_.reset(to_index(node));
+  }
+  now = power;
 }
 
 void ClusterView::take_gpus(NodeId node, std::uint32_t gpus) {

@@ -30,6 +30,10 @@ struct ClusterShape {
   }
 };
 
+/// A node's power as the cluster's power policy set it. OFF and BOOTING nodes are out of service
+/// (is_up() false) until their boot is over; a node that is ON may still be down (failed, spare).
+enum class NodePower : std::uint8_t { ON, OFF, BOOTING };
+
 /// QUEUED: waiting for the scheduler; RUNNING: holds resources; HELD: holds nothing and waits for
 /// something other than the scheduler (recovery after a failure), not counted as queued.
 enum class JobPhase : std::uint8_t { QUEUED, RUNNING, HELD };
@@ -71,6 +75,11 @@ public:
   /// Shared GPUs in use on `node`.
   std::uint32_t shared_gpus(NodeId node) const { return shared_on_node_[to_index(node)]; }
   std::uint32_t up_nodes() const { return static_cast<std::uint32_t>(up_.count()); }
+  NodePower power_of(NodeId node) const { return power_[to_index(node)]; }
+  /// Nodes switched off by the power policy (not booting).
+  const NodeBitset& powered_off_node_set() const { return off_; }
+  std::uint32_t powered_off_nodes() const { return static_cast<std::uint32_t>(off_.count()); }
+  std::uint32_t booting_nodes() const { return booting_; }
   std::uint32_t free_gpus_total() const { return free_gpus_up_; }
   /// GPUs not free: held whole by jobs or shared by fractional jobs (up and down nodes).
   std::uint32_t busy_gpus() const { return busy_gpus_; }
@@ -110,6 +119,7 @@ public:
   /// Removes a queued or held job (it ended or was rejected).
   void remove_job(JobId id);
   void set_node_up(NodeId node, bool up);
+  void set_node_power(NodeId node, NodePower power);
 
 private:
   void take_gpus(NodeId node, std::uint32_t gpus);
@@ -125,6 +135,9 @@ private:
   double now_s_ = 0.0;
   std::vector<std::uint32_t> free_gpus_;
   NodeBitset up_;
+  std::vector<NodePower> power_;
+  NodeBitset off_;
+  std::uint32_t booting_ = 0;
   std::vector<NodeBitset> by_free_;
   NodeBitset idle_;
   NodeBitset shared_nodes_;

@@ -52,6 +52,8 @@ public:
     }
   }
   std::size_t find_first() const { return find_next(0); }
+  /// The bits, 64 nodes per word (node i: bit i % 64 of word i / 64).
+  const std::vector<std::uint64_t>& words() const { return words_; }
 
   friend bool operator==(const NodeBitset&, const NodeBitset&) = default;
 

@@ -14,7 +14,11 @@ namespace acme::study {
 namespace {
 
 constexpr const char* BASELINE_FORMAT = "acme-sim-baseline/1";
-const std::vector<std::string> TOLERANCE_KEYS = {"delay", "utilisation", "metrics"};
+const std::vector<std::string> TOLERANCE_KEYS = {"delay", "utilisation", "energy", "metrics"};
+
+bool ends_with(const std::string& text, std::string_view tail) {
+  return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
 const std::vector<std::string> BAND_KEYS = {"rel", "abs"};
 
 Tolerance parse_band(const config::Node& node, Tolerance fallback, bool abs_is_duration) {
@@ -42,6 +46,7 @@ ToleranceSet parse_tolerance(const config::Node& node) {
   node.expect_keys(TOLERANCE_KEYS);
   set.delay = parse_band(node["delay"], set.delay, true);
   set.utilisation = parse_band(node["utilisation"], set.utilisation, false);
+  set.energy = parse_band(node["energy"], set.energy, false);
   config::Node patterns = node["metrics"];
   if (patterns.is_defined()) {
     patterns.expect_map();
@@ -63,18 +68,18 @@ ToleranceSet load_tolerance_file(const std::string& path) {
   std::string text;
   if (!read_text_file(path, text)) {
     throw ConfigError(Location{path, 0, 0}, "",
-                      "cannot read; expected a tolerance file (YAML: delay, utilisation, metrics)");
+                      "cannot read; expected a tolerance file (YAML: delay, utilisation, energy, metrics)");
   }
   config::Node root = config::load_yaml_text(text, path);
   if (!root.is_map()) {
-    root.fail("expected a map with delay, utilisation and/or metrics");
+    root.fail("expected a map with delay, utilisation, energy and/or metrics");
   }
   return parse_tolerance(root);
 }
 
 std::vector<Metric> select_check_metrics(const std::vector<Metric>& summary) {
   static const std::regex SELECTED(
-      R"(clusters\.[^.]+\.(gpu_utilisation|by_type\.[^.]+\.(queue_s|jct_s)\.(mean|p50|p90|p99)))");
+      R"(clusters\.[^.]+\.(gpu_utilisation|power\.energy_kWh|by_type\.[^.]+\.((queue_s|jct_s)\.(mean|p50|p90|p99)|energy_kWh)))");
   std::vector<Metric> selected;
   for (const auto& m : summary) {
     if (std::regex_match(m.name, SELECTED)) {
@@ -85,9 +90,7 @@ std::vector<Metric> select_check_metrics(const std::vector<Metric>& summary) {
 }
 
 bool higher_is_better(const std::string& metric) {
-  constexpr std::string_view UTILISATION = "gpu_utilisation";
-  return metric.size() >= UTILISATION.size() &&
-         metric.compare(metric.size() - UTILISATION.size(), UTILISATION.size(), UTILISATION) == 0;
+  return ends_with(metric, "gpu_utilisation");
 }
 
 Tolerance tolerance_for(const ToleranceSet& tolerance, const std::string& metric) {
@@ -95,6 +98,9 @@ Tolerance tolerance_for(const ToleranceSet& tolerance, const std::string& metric
     if (::fnmatch(pattern.c_str(), metric.c_str(), 0) == 0) {
       return band;
     }
+  }
+  if (ends_with(metric, "energy_kWh")) {
+    return tolerance.energy;
   }
   return higher_is_better(metric) ? tolerance.utilisation : tolerance.delay;
 }
@@ -130,7 +136,8 @@ std::string baseline_json_text(const Baseline& baseline) {
   std::string text = "{\n  \"format\": " + json_quote(BASELINE_FORMAT) +
                      ",\n  \"source\": " + json_quote(baseline.source) +
                      ",\n  \"tolerance\": {\"delay\": " + band_json(baseline.tolerance.delay) +
-                     ", \"utilisation\": " + band_json(baseline.tolerance.utilisation) + ", \"metrics\": {";
+                     ", \"utilisation\": " + band_json(baseline.tolerance.utilisation) +
+                     ", \"energy\": " + band_json(baseline.tolerance.energy) + ", \"metrics\": {";
   for (std::size_t i = 0; i < baseline.tolerance.per_metric.size(); ++i) {
     const auto& [pattern, band] = baseline.tolerance.per_metric[i];
     text += (i == 0 ? "" : ", ") + json_quote(pattern) + ": " + band_json(band);

@@ -14,23 +14,26 @@ struct Tolerance {
   double abs = 0.0; ///< seconds for delays and JCT, a fraction for utilisation
 };
 
-/// Delays (queueing delay, JCT) and utilisation have their own tolerances; `per_metric` patterns
-/// ('*' matches any text, dots included) take precedence, the first match winning.
+/// Delays (queueing delay, JCT), utilisation and energy have their own tolerances; `per_metric`
+/// patterns ('*' matches any text, dots included) take precedence, the first match winning.
 struct ToleranceSet {
   Tolerance delay{0.05, 1.0};         ///< --rel 0.05 --abs 1s by default
   Tolerance utilisation{0.05, 0.001}; ///< 0.1 percentage point of absolute slack by default
+  Tolerance energy{0.05, 1.0};        ///< kWh: --rel 0.05 and 1 kWh of absolute slack by default
   std::vector<std::pair<std::string, Tolerance>> per_metric;
 };
 
 /// Reads a tolerance file (YAML): `delay: {rel: 0.05, abs: 1s}`, `utilisation: {rel: 0.02, abs: 0.005}`,
-/// `metrics: {"clusters.*.by_type.Debug.*": {rel: 0.5, abs: 10min}}`. Throws ConfigError (located).
+/// `energy: {rel: 0.02, abs: 10}` (kWh), `metrics: {"clusters.*.by_type.Debug.*": {rel: 0.5, abs: 10min}}`.
+/// Throws ConfigError (located).
 ToleranceSet load_tolerance_file(const std::string& path);
 
 /// The metrics a regression check compares, picked from a flattened summary.json: per cluster
-/// gpu_utilisation, and per cluster and job type queue_s and jct_s {mean, p50, p90, p99}.
+/// gpu_utilisation and power.energy_kWh, and per cluster and job type queue_s and jct_s {mean, p50,
+/// p90, p99} and energy_kWh.
 std::vector<Metric> select_check_metrics(const std::vector<Metric>& summary);
 
-/// For utilisation a decrease is the regression; for delays and JCT an increase.
+/// For utilisation a decrease is the regression; for delays, JCT and energy an increase.
 bool higher_is_better(const std::string& metric);
 
 /// A committed baseline: the selected metrics of a run and the tolerance to check them with.

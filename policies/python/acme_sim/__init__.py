@@ -34,10 +34,12 @@ Values
 
 ClusterView (valid only during the call that received it)
     ``now_s``, ``cluster``, ``nodes``, ``gpus_per_node``, ``leaves``, ``total_gpus``, ``free_gpus_total``,
-    ``free_cpu_cores``, ``up_nodes``, ``queued_count``, ``running_count``, ``queued_gpus``;
+    ``free_cpu_cores``, ``up_nodes``, ``nodes_off``, ``nodes_booting``, ``queued_count``, ``running_count``,
+    ``queued_gpus``;
     ``job(id)`` (a Job or None), ``is_queued(id)``, ``queued_jobs()``, ``running_jobs()`` (copies: O(active
     jobs), keep your own queue from the events instead on large workloads), ``free_gpus(node)``,
-    ``free_gpus_by_node()``, ``idle_nodes()``, ``is_up(node)``, ``gpus_of(node)``, ``leaf_of(node)``,
+    ``free_gpus_by_node()``, ``idle_nodes()``, ``is_up(node)``, ``power_state(node)`` ("on", "off" or
+    "booting": nodes the power policy switched off are not up), ``gpus_of(node)``, ``leaf_of(node)``,
     ``shared_gpu_milli(node, gpu)``; ``place(job)`` (the configured placement policy's answer, or None),
     ``start(job, placement)``, ``preempt(job)``, ``reject(job)``.
 

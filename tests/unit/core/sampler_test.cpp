@@ -72,7 +72,8 @@ TEST_CASE("core::sampler: a time series past its bound stops the run at the inte
   model::ClusterView view(two_nodes());
   std::uint64_t rows = 0;
   core::Sampler sampler(
-      1.0, {&view}, [&](const metrics::ClusterSample&) { ++rows; }, core::Sampler::Probe{}, Location{"c.yaml", 9, 30});
+      1.0, {&view}, [&](const metrics::ClusterSample&) { ++rows; }, core::Sampler::Probe{}, nullptr,
+      Location{"c.yaml", 9, 30});
   // A clock far ahead (a year-long job sampled every second) reaches the bound, not the end of memory.
   view.set_now(1e8);
   REQUIRE_THROWS_WITH(sampler.sample_until(1e8, false),

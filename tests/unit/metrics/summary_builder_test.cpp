@@ -6,6 +6,7 @@
 
 #include "sim/metrics/eval_stats.hpp"
 #include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/power_stats.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/metrics/summary_builder.hpp"
 #include "sim/study/metrics_flatten.hpp"
@@ -40,9 +41,10 @@ std::map<std::string, double> render_metrics(const std::vector<JobSpec>& jobs, c
   info.end_time_s = 1e5;
   FaultStats faults(clusters, {});
   EvalStats evals(clusters.size());
+  PowerStats power(clusters.size());
   std::map<std::string, double> out;
   for (const auto& m :
-       acme::study::flatten_json_metrics(builder.render(options, info, faults, evals), "summary.json")) {
+       acme::study::flatten_json_metrics(builder.render(options, info, faults, evals, power), "summary.json")) {
     out[m.name] = m.value;
   }
   return out;

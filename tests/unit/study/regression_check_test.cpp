@@ -63,6 +63,23 @@ TEST_CASE("study::check: missing metrics fail, new ones are reported, patterns o
   REQUIRE(verdict_of(compare_with_baseline(base, {{QUEUE, 140.0}, {UTIL, 0.5}}, tol), QUEUE) == Verdict::OK);
 }
 
+TEST_CASE("study::check: more energy is a regression, within the energy band", "[study][check]") {
+  const std::string energy = "clusters.seren.power.energy_kWh";
+  const std::string by_type = "clusters.seren.by_type.Pretrain.energy_kWh";
+  ToleranceSet tol; // energy: rel 0.05, abs 1 kWh
+  Baseline base{"x.yaml", tol, {{energy, 1000.0}, {by_type, 10.0}}};
+  auto rows = compare_with_baseline(base, {{energy, 1050.0}, {by_type, 10.9}}, tol);
+  REQUIRE(verdict_of(rows, energy) == Verdict::OK);
+  REQUIRE(verdict_of(rows, by_type) == Verdict::OK); // the 1 kWh absolute band
+  rows = compare_with_baseline(base, {{energy, 1051.0}, {by_type, 8.0}}, tol);
+  REQUIRE(verdict_of(rows, energy) == Verdict::REGRESSION);
+  REQUIRE(verdict_of(rows, by_type) == Verdict::IMPROVED);
+  REQUIRE_FALSE(higher_is_better(energy));
+  REQUIRE(tolerance_for(tol, energy).abs == 1.0);
+  std::vector<Metric> summary{{energy, 1000.0}, {by_type, 10.0}, {"clusters.seren.power.gpu_kWh", 400.0}};
+  REQUIRE(select_check_metrics(summary).size() == 2);
+}
+
 TEST_CASE("study::check: picks queueing delay, JCT and utilisation from a summary", "[study][check]") {
   std::vector<Metric> summary{{"seed", 7},
                               {UTIL, 0.6},

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/config/config.hpp"
+#include "sim/config/power_config.hpp"
+#include "sim/core/cluster_runtime.hpp"
+#include "sim/metrics/power_report.hpp"
+#include "sim/model/cluster_view.hpp"
+
+namespace acme::core {
+
+/// The energy model of every cluster: what each GPU, GPU server, CPU server, switch and storage system
+/// draws (config `power:` and each cluster's gpu.idle_power / max_power), integrated exactly between
+/// the changes that move it. Power is piecewise constant between events (a job's stage or plan step, an
+/// allocation, a node switched off or on), so energy is a sum of power x duration over those intervals,
+/// never a per-second loop. It never changes what happens to jobs.
+///
+/// A GPU draws its node's idle power unless its job computes (the job's busy draw, by type), stalls for
+/// a checkpoint, restores or loads a model; a node's base (CPUs, memory, NICs, fans) rises linearly with
+/// its GPUs' draw above idle; the supplies lose 1 - psu_efficiency of it all. A job is charged its GPUs'
+/// draw and its share of its nodes' base (by GPUs held, plus the base its own load adds).
+class PowerMeter final : public ActivityListener {
+public:
+  /// `table` holds the clusters (their views give placements, shapes and the time).
+  PowerMeter(const config::Config& config, JobTable& table);
+
+  /// A job enters: its busy draw is drawn (stream "engine/power", by job id) and its activity is watched.
+  void admit(model::JobId id, JobRuntime& job, const model::JobSpec& spec);
+  /// The job holds its placement (the view shows it): its GPUs and base share count from now.
+  void allocated(JobRuntime& job);
+  /// The job is about to free its placement (the view still shows it).
+  void releasing(JobRuntime& job);
+  /// The job's placement changed while it drew idle (a failed node replaced).
+  void placement_changed(JobRuntime& job);
+  /// Its stage or plan step changed: its draw follows.
+  void on_activity(JobRuntime& job, double now_s) override;
+  /// The power policy switched a node off, started its boot, or its boot ended (ON).
+  void set_node_power(model::ClusterId cluster, std::uint32_t node, model::NodePower power, double now_s);
+
+  /// Total energy of a cluster from time 0 to `at_s` (not before its last change), joules.
+  double energy_J(model::ClusterId cluster, double at_s) const;
+  /// Total power of a cluster now, watts.
+  double power_W(model::ClusterId cluster) const;
+  /// A node's GPUs' idle draw, per GPU (idle_power plus the node's offset within idle_spread).
+  double node_idle_W(model::ClusterId cluster, std::uint32_t node) const;
+  /// Closes every account at `now_s` (the end of the run) and reports each cluster.
+  std::vector<metrics::ClusterPowerReport> finish(double now_s);
+
+private:
+  struct NodeMeter {
+    std::uint32_t gpus = 0;
+    double idle_W = 0.0;      ///< per GPU
+    double slope = 0.0;       ///< DC base watts per GPU watt above idle
+    double extra_W = 0.0;     ///< its GPUs' draw above idle (jobs)
+    double active_gpus = 0.0; ///< GPUs drawing above idle
+    double since_s = 0.0;     ///< last change
+    model::NodePower power = model::NodePower::ON;
+  };
+  struct ClusterMeter {
+    std::vector<NodeMeter> nodes;
+    double idle_W = 0.0;      ///< gpu.idle_power
+    double base_idle_W = 0.0; ///< DC base of a node at idle
+    double efficiency = 1.0;  ///< of the supplies
+    double node_off_W = 0.0;  ///< a switched-off node
+    double fixed_W = 0.0;     ///< switches and storage
+    double network_W = 0.0;   ///< switches
+    std::uint32_t cpu_servers = 0;
+    double cpu_idle_W = 0.0;     ///< per CPU server
+    double cpu_per_core_W = 0.0; ///< per busy pool core, above idle
+    double cpu_used_cores = 0.0;
+    double gpu_W = 0.0; ///< sums now: GPUs (DC), GPU servers (wall), CPU servers (wall)
+    double nodes_W = 0.0;
+    double cpu_W = 0.0;
+    double last_s = 0.0; ///< sums integrated up to here
+    double gpu_J = 0.0;
+    double nodes_J = 0.0;
+    double cpu_J = 0.0;
+    metrics::ClusterPowerReport report;
+  };
+
+  ClusterMeter make_cluster(const config::ClusterConfig& cc, const model::ClusterView& view) const;
+  ClusterMeter& meter_of(const JobRuntime& job) { return clusters_[model::to_index(job.cluster)]; }
+  double node_wall_W(const ClusterMeter& c, const NodeMeter& n) const;
+  double node_gpu_W(const NodeMeter& n) const;
+  /// Integrates the cluster's sums up to `now_s`.
+  void advance(ClusterMeter& c, double now_s);
+  /// Books the node's draw since its last change (histograms, time off).
+  void touch(ClusterMeter& c, NodeMeter& n, double now_s);
+  /// Changes a node's job draw by `extra_W` on `gpus` GPUs (`active` GPUs start or stop drawing above idle).
+  void shift_node(ClusterMeter& c, NodeMeter& n, double extra_W, double active, double now_s);
+  /// Books the job's energy and its GPUs' draw since its last change.
+  void close_segment(ClusterMeter& c, JobRuntime& job, double now_s);
+  /// Moves the job to draw `extra_W` per GPU above idle from `now_s`.
+  void redraw(JobRuntime& job, double extra_W, bool stalled, double now_s);
+  double extra_for(const JobRuntime& job) const;
+  double plan_extra(const JobRuntime& job) const;
+  void set_cpu_cores(ClusterMeter& c, double delta_cores, double now_s);
+
+  const config::PowerConfig& power_;
+  JobTable& table_;
+  std::uint64_t seed_;
+  std::vector<ClusterMeter> clusters_;
+};
+
+} // namespace acme::core
