@@ -6,6 +6,7 @@
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/metrics/text_append.hpp"
 #include "sim/model/assert.hpp"
+#include "sim/model/text_escape.hpp"
 
 namespace acme::metrics {
 namespace {
@@ -18,10 +19,6 @@ constexpr std::size_t FLUSH_BYTES = std::size_t{1} << 20;
 /// Longest row expected in practice; the buffer is reserved with this much room past FLUSH_BYTES.
 constexpr std::size_t ROW_SLACK = std::size_t{1} << 12;
 constexpr int TIME_DECIMALS = 6;
-
-bool needs_quotes(std::string_view text) {
-  return text.find_first_of(",\"\r\n") != std::string_view::npos;
-}
 
 /// Seconds with a fixed number of decimals: the same double always gives the same text.
 void append_time(std::string& out, double time_s) {
@@ -41,26 +38,11 @@ std::string_view to_string(TraceEvent event) {
   return EVENT_NAMES.at(static_cast<std::size_t>(event));
 }
 
-void append_csv_cell(std::string& out, std::string_view text) {
-  if (!needs_quotes(text)) {
-    out.append(text);
-    return;
-  }
-  out += '"';
-  for (char c : text) {
-    if (c == '"') {
-      out += '"';
-    }
-    out += c;
-  }
-  out += '"';
-}
-
 EventTrace::EventTrace(std::string path, const std::vector<std::string>& cluster_names)
     : file_(std::make_unique<AtomicFile>(std::move(path))) {
   for (const auto& name : cluster_names) {
     std::string quoted;
-    append_csv_cell(quoted, name);
+    model::append_csv_field(quoted, name);
     clusters_.push_back(std::move(quoted));
   }
   buffer_.reserve(FLUSH_BYTES + ROW_SLACK);
@@ -131,7 +113,7 @@ void EventTrace::begin_row(double time_s, model::ClusterId cluster, std::string_
   buffer_ += ',';
   buffer_.append(clusters_.at(model::to_index(cluster)));
   buffer_ += ',';
-  append_csv_cell(buffer_, job);
+  model::append_csv_field(buffer_, job);
   buffer_ += ',';
   buffer_.append(to_string(event));
   buffer_ += ',';
@@ -139,7 +121,7 @@ void EventTrace::begin_row(double time_s, model::ClusterId cluster, std::string_
 
 void EventTrace::end_row(std::string_view detail) {
   buffer_ += ',';
-  append_csv_cell(buffer_, detail);
+  model::append_csv_field(buffer_, detail);
   buffer_ += '\n';
   ++rows_;
   flush_if_full();

@@ -80,8 +80,4 @@ private:
   std::uint64_t bytes_flushed_ = 0;
 };
 
-/// Appends `text` to `out` as one CSV cell: as is, or in double quotes (inner quotes doubled) when it
-/// holds a comma, a quote, a carriage return or a newline.
-void append_csv_cell(std::string& out, std::string_view text);
-
 } // namespace acme::metrics

@@ -10,6 +10,7 @@
 #include "sim/csv/csv_reader.hpp"
 #include "sim/metrics/event_trace.hpp"
 #include "sim/metrics/recorder.hpp"
+#include "sim/model/text_escape.hpp"
 #include <unistd.h>
 
 using namespace acme;
@@ -121,7 +122,7 @@ TEST_CASE("metrics::event_trace: CSV quoting of names and details", "[metrics][e
         "1.000000,\"say \"\"hi\"\"\",plain,fail,,\"line\nbreak, and \"\"quotes\"\"\"\n"
         "2.000000,\"east,1\",,node_down,0,\"cr\rlf\"\n");
   std::string cell;
-  append_csv_cell(cell, "");
+  model::append_csv_field(cell, "");
   CHECK(cell.empty());
 }
 
@@ -132,7 +133,7 @@ TEST_CASE("metrics::event_trace: quoted cells read back with the project's CSV r
     if (i > 0) {
       line += ',';
     }
-    append_csv_cell(line, cells[i]);
+    model::append_csv_field(line, cells[i]);
   }
   CHECK(csv::split_line(line) == cells);
 }
