@@ -27,9 +27,12 @@ OrderedScheduler::OrderedScheduler(OrderedSchedulerConfig config)
   case OrderKind::SHORTEST_FIRST:
     order_ = std::make_unique<ShortestFirstOrder>([this](const model::JobEntry& e) { return remaining_estimate_s(e); });
     break;
-  case OrderKind::PRIORITY:
-    order_ = std::make_unique<PriorityOrder>(config_.priority);
+  case OrderKind::PRIORITY: {
+    auto priority = std::make_unique<PriorityOrder>(config_.priority);
+    multifactor_ = std::make_unique<MultifactorQueue>(*priority);
+    order_ = std::move(priority);
     break;
+  }
   }
 }
 
@@ -46,6 +49,10 @@ double OrderedScheduler::head_reservation_s(const model::ClusterView& view) cons
 }
 
 void OrderedScheduler::enqueue(const model::JobEntry& entry) {
+  if (multifactor_) {
+    multifactor_->add(QueueKey{}, entry.spec);
+    return;
+  }
   queue_.insert(order_->key(entry, now_s()), QueuedJob::of(entry.spec));
 }
 
@@ -60,6 +67,10 @@ void OrderedScheduler::on_job_stopped(const RunningJob& job, model::EndCause) {
 bool OrderedScheduler::prepare_round(const model::ClusterView&) {
   if (!order_->refresh(now_s())) {
     return false;
+  }
+  if (multifactor_) {
+    multifactor_->recalc(now_s());
+    return true;
   }
   // A job that left the view unnoticed keeps a key; passes drop it when they meet it.
   queue_.rekey([&](const QueuedJob& job) { return order_->rekey(job, now_s()); });

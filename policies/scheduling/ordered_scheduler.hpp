@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "policies/scheduling/multifactor_queue.hpp"
 #include "policies/scheduling/ordered_queue.hpp"
 #include "policies/scheduling/policy_params.hpp"
 #include "policies/scheduling/priority_order.hpp"
@@ -50,7 +51,9 @@ public:
   const WindowedQueue& queue() const { return queue_; }
 
 protected:
-  PassQueue& gpu_queue() override { return queue_; }
+  PassQueue& gpu_queue() override {
+    return multifactor_ ? static_cast<PassQueue&>(*multifactor_) : static_cast<PassQueue&>(queue_);
+  }
   void enqueue(const model::JobEntry& entry) override;
   bool prepare_round(const model::ClusterView& cluster) override;
   ArrivalsRound on_arrivals(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) override;
@@ -67,7 +70,8 @@ private:
 
   OrderedSchedulerConfig config_;
   std::unique_ptr<QueueOrder> order_;
-  WindowedQueue queue_;
+  WindowedQueue queue_;                        ///< FIFO and shortest-first orders
+  std::unique_ptr<MultifactorQueue> multifactor_; ///< the priority order (over order_'s usage)
   ShadowProfile shadow_;
   bool shadow_stale_ = false;
   std::vector<std::uint32_t> refused_sizes_; ///< sizes refused by the reservation since the last start

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "policies/param_table.hpp"
+#include "policies/scheduling/priority_index.hpp"
 #include "policies/scheduling/queue_order.hpp"
 #include "sim/config/node.hpp"
 #include "sim/model/units.hpp"
@@ -27,10 +28,16 @@ inline constexpr double DEFAULT_AGE_WEIGHT = 5000.0;
 inline constexpr double TYPE_FACTOR_PRETRAIN = 1.0;
 inline constexpr double TYPE_FACTOR_DEVELOPMENT = 0.6; ///< SFT, MLLM, debug
 inline constexpr double TYPE_FACTOR_LOW = 0.2;         ///< evaluation, other
+/// Slurm's PriorityWeight* are 32-bit integers; a round bound below their maximum.
+inline constexpr double MAX_PRIORITY_WEIGHT = 1e9;
+/// The shortest age unit (max_age / age_weight): the age term grows by at most 1,000 a second, so that
+/// every priority stays exact in integers over any run (PRIORITY_INDEX_MAX_TERM).
+inline constexpr double MIN_PRIORITY_AGE_UNIT_S = 1e-3;
 
 /// Slurm-like multifactor priority: type_weight x class factor of the job type + age_weight x
 /// min(age / max_age, 1) + fairshare_weight x 2^(-usage share / fair share) of the job's user, where usage
-/// is GPU-seconds decayed with a half-life and every user seen has an equal fair share.
+/// is GPU-seconds decayed with a half-life and every user seen has an equal fair share. As in Slurm, the
+/// queue orders jobs by this sum as an integer (MultifactorQueue).
 struct PriorityParams {
   double type_weight = DEFAULT_TYPE_WEIGHT;
   double age_weight = DEFAULT_AGE_WEIGHT;
@@ -45,16 +52,15 @@ struct PriorityParams {
   static const ParamTable<PriorityParams>& table();
 };
 
-/// Queue order by descending multifactor priority (then submission time). Priorities are recomputed
-/// for the whole queue every recalc_interval (Slurm's PriorityCalcPeriod); a job queued in between gets
-/// its priority when it arrives.
+/// The multifactor priority: the users' decayed usage, the factors, and when to recompute (every
+/// recalc_interval, Slurm's PriorityCalcPeriod). The queue that keeps jobs in this order incrementally is
+/// MultifactorQueue; key() is the continuous priority, for a queue that re-sorts.
 class PriorityOrder final : public QueueOrder {
 public:
   explicit PriorityOrder(PriorityParams params) : params_(std::move(params)) {}
 
   QueueKey key(const model::JobEntry& entry, double now_s) const override;
   bool refresh(double now_s) override;
-  QueueKey rekey(const QueuedJob& job, double now_s) override;
   void on_start(const RunningJob& job, double now_s) override;
   void on_stop(const RunningJob& job, double now_s) override;
 
@@ -63,6 +69,12 @@ public:
   double priority(model::JobType type, double submit_time_s, double fairshare, double now_s) const;
   /// 2^(-usage share / fair share) of `user` in [0, 1]; 1 for a user without usage.
   double fairshare_factor(model::UserId user, double now_s) const;
+
+  /// The integer terms of MultifactorQueue: round(type_weight x class factor), round(fairshare_weight x
+  /// fairshare_factor), and the age in units of max_age / age_weight capped at age_weight units.
+  std::int64_t base_term(model::JobType type) const;
+  std::int64_t fairshare_term(model::UserId user, double now_s) const;
+  PriorityIndexParams index_params() const;
 
 private:
   /// GPU-seconds decayed with the half-life, accruing from GPUs held; brought forward lazily.
@@ -73,11 +85,6 @@ private:
   };
   double usage_at(const Usage& usage, double now_s) const;
   void change_running(Usage& usage, double now_s, double delta_gpus);
-
-  /// fairshare_factor(user, fairshare_at_s_) per user, valid until the usage changes (a recalculation
-  /// computes each user's factor once).
-  std::unordered_map<model::UserId, double> fairshare_cache_;
-  double fairshare_at_s_ = -1.0;
 
   PriorityParams params_;
   std::unordered_map<model::UserId, Usage> users_;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "policies/scheduling/multifactor_queue.hpp"
 #include "policies/scheduling/priority_order.hpp"
 #include "tests/unit/policies/policy_driver.hpp"
 
@@ -73,4 +74,39 @@ TEST_CASE("policies::priority: the multifactor formula", "[policies][priority]")
   even.on_start(b, 0.0);
   REQUIRE(even.fairshare_factor(model::UserId{0}, 50.0) == Approx(0.5));
   REQUIRE(even.fairshare_factor(model::UserId{1}, 50.0) == Approx(0.5));
+}
+
+TEST_CASE("policies::priority: the queue ranks by the integer sum of the factors at the last recalculation",
+          "[policies][priority]") {
+  policies::PriorityParams p; // type 100000, fair share 5000, age 5000 over 7 days: one age unit = 120.96 s
+  policies::PriorityOrder order(p);
+  policies::MultifactorQueue queue(order);
+  model::JobSpec eval = make_job(1, 4, 0, 10, JobType::EVAL, 0);
+  model::JobSpec sft = make_job(2, 4, 100, 10, JobType::SFT, 1);
+  queue.add({}, eval);
+  queue.add({}, sft);
+  // At the priority time 0: class + full fair share (no usage yet), no age.
+  REQUIRE(queue.priority_of(eval.id) == 20000 + 5000);
+  REQUIRE(queue.priority_of(sft.id) == 60000 + 5000);
+  // User 0 takes 8 GPUs from 0 s; after a recalculation at 1,000 s its fair-share term falls.
+  policies::RunningJob running;
+  running.id = model::JobId{9};
+  running.user = model::UserId{0};
+  running.gpus = 8;
+  running.milli = 8000;
+  order.on_start(running, 0.0);
+  queue.recalc(1000.0);
+  std::int64_t fs0 = order.fairshare_term(model::UserId{0}, 1000.0);
+  REQUIRE(fs0 == std::llround(5000.0 * order.fairshare_factor(model::UserId{0}, 1000.0)));
+  REQUIRE(fs0 < 5000);
+  // Ages count unit boundaries: floor(1000 / 120.96) - floor(0) = 8, and floor(1000 / 120.96) - floor(100 /
+  // 120.96) = 8.
+  REQUIRE(queue.priority_of(eval.id) == 20000 + fs0 + 8);
+  REQUIRE(queue.priority_of(sft.id) == 60000 + 5000 + 8);
+  REQUIRE(queue.first_in_pass()->job == sft.id);
+  // A job queued between recalculations is ranked at the priority time: submitted after it, age 0.
+  model::JobSpec late = make_job(3, 4, 1500, 10, JobType::PRETRAIN, 2);
+  queue.add({}, late);
+  REQUIRE(queue.priority_of(late.id) == 100000 + 5000);
+  REQUIRE(queue.first_in_pass()->job == late.id);
 }
