@@ -70,7 +70,7 @@ private:
 
   OrderedSchedulerConfig config_;
   std::unique_ptr<QueueOrder> order_;
-  WindowedQueue queue_;                        ///< FIFO and shortest-first orders
+  WindowedQueue queue_;                           ///< FIFO and shortest-first orders
   std::unique_ptr<MultifactorQueue> multifactor_; ///< the priority order (over order_'s usage)
   ShadowProfile shadow_;
   bool shadow_stale_ = false;

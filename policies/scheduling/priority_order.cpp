@@ -24,21 +24,22 @@ void check_age_unit(const config::Node& node, const PriorityParams& p) {
 const ParamTable<PriorityParams>& PriorityParams::table() {
   using P = PriorityParams;
   static const Bounds weight{0.0, MAX_PRIORITY_WEIGHT};
-  static const ParamTable<P> t = ParamTable<P>{
-      number_param("type_weight", &P::type_weight, "weight of the job-class (QoS) factor", weight),
-      type_map_param("type_factor", &P::type_factor,
-                     "class factor in [0, 1] per job type (a map: pretrain, sft, mllm, eval, debug, other)",
-                     Bounds::share()),
-      number_param("age_weight", &P::age_weight, "weight of the age factor min(wait / max_age, 1)", weight),
-      duration_param("max_age", &P::max_age_s, "wait at which the age factor saturates (Slurm PriorityMaxAge)",
-                     Bounds::positive()),
-      number_param("fairshare_weight", &P::fairshare_weight,
-                   "weight of the user's fair-share factor 2^(-usage share / fair share)", weight),
-      duration_param("fairshare_half_life", &P::fairshare_half_life_s,
-                     "half-life of past GPU usage (Slurm PriorityDecayHalfLife)", Bounds::positive()),
-      duration_param("recalc_interval", &P::recalc_interval_s,
-                     "how often queued priorities are recomputed (Slurm PriorityCalcPeriod)")}
-                                 .check(check_age_unit);
+  static const ParamTable<P> t =
+      ParamTable<P>{
+          number_param("type_weight", &P::type_weight, "weight of the job-class (QoS) factor", weight),
+          type_map_param("type_factor", &P::type_factor,
+                         "class factor in [0, 1] per job type (a map: pretrain, sft, mllm, eval, debug, other)",
+                         Bounds::share()),
+          number_param("age_weight", &P::age_weight, "weight of the age factor min(wait / max_age, 1)", weight),
+          duration_param("max_age", &P::max_age_s, "wait at which the age factor saturates (Slurm PriorityMaxAge)",
+                         Bounds::positive()),
+          number_param("fairshare_weight", &P::fairshare_weight,
+                       "weight of the user's fair-share factor 2^(-usage share / fair share)", weight),
+          duration_param("fairshare_half_life", &P::fairshare_half_life_s,
+                         "half-life of past GPU usage (Slurm PriorityDecayHalfLife)", Bounds::positive()),
+          duration_param("recalc_interval", &P::recalc_interval_s,
+                         "how often queued priorities are recomputed (Slurm PriorityCalcPeriod)")}
+          .check(check_age_unit);
   return t;
 }
 
