@@ -12,7 +12,9 @@
 #   5. cost against workload size at a fixed load (2, 18 and 183 days of the synthetic workload)
 #   6. training traffic: the default config with network.model fluid vs none, and a 1,000-node cluster
 #      with ~200 concurrent multi-node jobs (fluid vs none)
-#   7. the policies alone on a 1M-job stream over a Seren-shaped cluster (acme-policy-bench)
+#   7. load: the default config at workload.scale 1.0, 1.5 and 2.0 (cost per job as the backlog grows)
+#   8. a burst of 50k and 200k jobs submitted at one instant on 128 GPUs, per single-queue policy
+#   9. the policies alone on a 1M-job stream over a Seren-shaped cluster (acme-policy-bench)
 #
 # Environment: ACME_BUILD (default build/release), BENCH_DIR (default build/bench), BENCH_RUNS (runs per
 # measurement, median printed; default 3), BENCH_JOBS (jobs of the policy micro-benchmark, default
@@ -146,6 +148,42 @@ measure "  1,000 nodes, ~200 multi-node jobs at once, fluid" "$SIM" run "$WORK/b
 ratio=$(awk -v f="$user" -v n="$none_user" 'BEGIN { printf "%.2f", (n > 0 ? f / n : 0) }')
 running=$(awk -F, 'NR > 1 { s += $6; n++ } END { printf "%.0f", (n > 0 ? s / n : 0) }' "$WORK/big_fluid/timeseries.csv")
 echo "    fluid / none: ${ratio}x user time (target: <= 2x); $running jobs running on average"
+
+echo "load: the default config (183 days, default policies) at workload.scale 1.0, 1.5 and 2.0:"
+for scale in 1.0 1.5 2.0; do
+  measure "  workload.scale $scale" "$SIM" run configs/acme.yaml -o "$WORK/scale_$scale" \
+    --set workload.scale=$scale --quiet
+  jobs=$(grep -o '"jobs_submitted": [0-9]*' "$WORK/scale_$scale/summary.json" | grep -o '[0-9]*$')
+  per_job=$(awk -v u="$user" -v j="$jobs" 'BEGIN { printf "%.1f", (j > 0 ? u / j * 1e6 : 0) }')
+  [ "$scale" = 1.0 ] && base_per_job=$per_job
+  ratio=$(awk -v p="$per_job" -v b="$base_per_job" 'BEGIN { printf "%.2f", (b > 0 ? p / b : 0) }')
+  echo "    $jobs jobs, ${per_job} us per job, ${ratio}x scale 1.0's (targets: scale 2.0 <= 60 s, <= 2x per job)"
+done
+
+# A burst: N jobs submitted at one instant on 16 nodes of 8 GPUs (1-16 GPUs, 10 s to 1 h each), under
+# each single-queue policy. A pass costs what the queue depth allows, whatever the backlog.
+echo "a burst of jobs submitted at one instant on 128 GPUs:"
+for n in 50000 200000; do
+  awk -v n="$n" 'BEGIN {
+    print "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time,end_time,duration,queue,gpu_time"
+    split("Pretrain SFT Evaluation Debug MLLM Other", types, " "); split("1 1 1 2 4 8 8 16", sizes, " ")
+    for (i = 0; i < n; i++) {
+      g = sizes[1 + (i * 7) % 8]; nodes = g > 8 ? g / 8 : 1
+      printf "%d,u%d,%d,%d,4,%s,COMPLETED,2023-03-01 00:00:00+08:00,,,%d,,\n", i + 1, (i * 13) % 40, nodes, g,
+        types[1 + (i * 5) % 6], 10 + (i * 337) % 3590
+    }
+  }' >"$WORK/burst_$n.csv"
+  for policy in fifo easy_backfill priority conservative_backfill; do
+    cat >"$WORK/burst.yaml" <<EOF
+clusters:
+  - {name: burst, utc_offset: "+08:00", nodes: 16, gpus_per_node: 8, network: {nodes_per_leaf: 4}}
+policies: {scheduler: {name: $policy}, placement: {name: pack}}
+workload: {kind: trace, format: acme, path: $PWD/$WORK/burst_$n.csv}
+output: {timeseries_interval: 1h}
+EOF
+    JOBS=$n measure "  $n jobs, $policy" "$SIM" run "$WORK/burst.yaml" -o "$WORK/burst_out" --quiet
+  done
+done
 
 if [ -x "$POLICY_BENCH" ]; then
   n=${BENCH_JOBS:-1000000}

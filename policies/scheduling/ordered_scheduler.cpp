@@ -100,10 +100,18 @@ Step OrderedScheduler::decide(const model::JobEntry& entry, PassKind kind, std::
     hold(model::WaitReason::PRIORITY);
     return admission(entry.spec) == Admission::OWNED && try_preempt(entry, out) ? Step::PREEMPTED : Step::WAITING;
   }
+  quota_held_ = false;
   bool backfilling = mode == BackfillMode::EASY && (kind == PassKind::ARRIVALS || head().has_value());
   Step step = consider(entry, backfilling, out);
-  // The first job that waits is the head: with strict order it blocks the queue.
-  return step == Step::WAITING && mode == BackfillMode::NONE ? Step::BLOCKED : step;
+  if (mode != BackfillMode::NONE) {
+    return step;
+  }
+  // The first job that waits is the head: with strict order it blocks the queue. So does a job the
+  // quotas hold once no group has quota left: nothing behind it could start but by borrowing, and
+  // borrowing behind it would jump the strict order (Slurm's main pass stops at a partition's first
+  // job that cannot start; only backfill goes on).
+  bool held = step == Step::SKIPPED && quota_held_;
+  return step == Step::WAITING || (held && !quota()->owner_room()) ? Step::BLOCKED : step;
 }
 
 BackfillMode OrderedScheduler::backfill_in(PassKind kind) const {
@@ -121,6 +129,7 @@ Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, 
   }
   Admission admit = admission(job);
   if (admit == Admission::BLOCKED) {
+    quota_held_ = true;
     hold(quota_wait());
     return Step::SKIPPED;
   }

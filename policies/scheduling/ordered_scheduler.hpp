@@ -74,6 +74,7 @@ private:
   std::unique_ptr<MultifactorQueue> multifactor_; ///< the priority order (over order_'s usage)
   ShadowProfile shadow_;
   bool shadow_stale_ = false;
+  bool quota_held_ = false;                  ///< the job decide() decides for is held back by the quotas
   std::vector<std::uint32_t> refused_sizes_; ///< sizes refused by the reservation since the last start
 };
 

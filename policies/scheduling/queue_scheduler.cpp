@@ -13,6 +13,9 @@ QueueScheduler::QueueScheduler(QueueSchedulerConfig config)
 std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Event> events,
                                                        const model::ClusterView& cluster) {
   now_s_ = cluster.now_s();
+  if (!quota_ && config_.quota) {
+    quota_.emplace(*config_.quota, cluster.total_gpus());
+  }
   RoundChanges changes;
   for (const auto& event : events) {
     intake(event, cluster, changes);
@@ -75,14 +78,14 @@ void QueueScheduler::queue_again(const model::ClusterView& cluster, model::JobId
     return;
   }
   enqueue(*entry);
+  if (quota_) {
+    quota_->on_queued(entry->spec);
+  }
   changes.arrived.push_back(id);
 }
 
 void QueueScheduler::schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
                                    std::vector<model::Decision>& out) {
-  if (!quota_ && config_.quota) {
-    quota_.emplace(*config_.quota, cluster.total_gpus());
-  }
   bool reordered = prepare_round(cluster);
   if (cadenced()) {
     cadenced_round(cluster, changes, reordered, out);
@@ -150,8 +153,7 @@ void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<mo
     }
     Step step = Step::SKIPPED;
     if (const model::JobEntry* entry = queued_entry(cluster, key->job); entry == nullptr) {
-      queue.drop(key->job);
-      noted_.erase(key->job);
+      dequeue(key->job);
     } else if (kind != PassKind::BACKFILL || within_user_budget(entry->spec)) {
       ++examined;
       step = examine(*entry, kind, out);
@@ -235,6 +237,14 @@ void QueueScheduler::note_wait(model::JobId job, model::WaitReason reason, std::
   out.emplace_back(model::NoteWait{job, reason});
 }
 
+void QueueScheduler::dequeue(model::JobId job) {
+  gpu_queue().drop(job);
+  noted_.erase(job);
+  if (quota_) {
+    quota_->on_dequeued(job);
+  }
+}
+
 void QueueScheduler::enqueue(const model::JobEntry& entry) {
   gpu_queue().add({entry.spec.submit_time_s, 0.0, entry.spec.id}, entry.spec);
 }
@@ -282,8 +292,7 @@ bool QueueScheduler::reject_if_never_admitted(const model::JobSpec& job, std::ve
   if (!quota_ || quota_->can_ever_run(job)) {
     return false;
   }
-  gpu_queue().drop(job.id);
-  noted_.erase(job.id);
+  dequeue(job.id);
   out.emplace_back(model::RejectJob{job.id, model::RejectReason::BY_POLICY});
   return true;
 }
@@ -344,8 +353,7 @@ void QueueScheduler::start(const model::JobEntry& entry, model::Placement placem
   job.est_end_s = now_s_ + remaining_estimate_s(entry);
   job.placement = placement;
   running_.add(job);
-  gpu_queue().drop(job.id);
-  noted_.erase(job.id);
+  dequeue(job.id);
   if (quota_) {
     quota_->on_start(job);
   }

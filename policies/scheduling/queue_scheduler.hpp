@@ -127,6 +127,8 @@ protected:
   model::WaitReason quota_wait() const { return config_.quota_wait; }
   /// Notes `reason` for a queued job unless it is already its noted reason.
   void note_wait(model::JobId job, model::WaitReason reason, std::vector<model::Decision>& out);
+  /// Removes a job from the GPU queue and from what the skeleton keeps of queued jobs.
+  void dequeue(model::JobId job);
   /// Starts a queued GPU job: takes its GPUs from free_, remembers it as running, emits StartJob.
   void start(const model::JobEntry& entry, model::Placement placement, std::vector<model::Decision>& out);
   /// Rejects a job the quotas could never admit, even on an empty cluster (true); false otherwise.

@@ -88,6 +88,40 @@ Admission QuotaBook::classify(const model::JobSpec& job) const {
   return borrowed_milli_ + need <= borrow_limit_milli() ? Admission::BORROWED : Admission::BLOCKED;
 }
 
+bool QuotaBook::owner_room() const {
+  if (params_.group_by == QuotaGroupBy::USER) {
+    return params_.default_quota_gpus > 0;
+  }
+  for (const auto& [group, needs] : queued_milli_) {
+    auto it = owned_by_group_.find(group);
+    std::uint64_t owned = it == owned_by_group_.end() ? 0 : it->second;
+    if (!needs.empty() && owned + *needs.begin() <= quota_milli(group)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void QuotaBook::on_queued(const model::JobSpec& job) {
+  std::uint64_t group = group_of(job.type, job.user);
+  if (params_.group_by == QuotaGroupBy::USER || quota_milli(group) == 0 || queued_.count(job.id) > 0) {
+    return;
+  }
+  std::uint64_t milli = job_milli(job);
+  queued_.emplace(job.id, std::pair{group, milli});
+  queued_milli_[group].insert(milli);
+}
+
+void QuotaBook::on_dequeued(model::JobId job) {
+  auto it = queued_.find(job);
+  if (it == queued_.end()) {
+    return;
+  }
+  auto& needs = queued_milli_[it->second.first];
+  needs.erase(needs.find(it->second.second));
+  queued_.erase(it);
+}
+
 bool QuotaBook::can_ever_run(const model::JobSpec& job) const {
   std::uint64_t need = job_milli(job);
   if (need <= quota_milli(group_of(job.type, job.user))) {

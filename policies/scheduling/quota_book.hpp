@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -45,6 +47,12 @@ public:
   QuotaBook(QuotaParams params, std::uint32_t total_gpus);
 
   Admission classify(const model::JobSpec& job) const;
+  /// Whether a queued job could start inside its group's quota now (its group has quota left for it);
+  /// with quotas per user, whether users have quotas at all.
+  bool owner_room() const;
+  /// The GPU queue's jobs, for owner_room().
+  void on_queued(const model::JobSpec& job);
+  void on_dequeued(model::JobId job);
   /// False when the job could never run under the quotas even on an empty cluster (reject it).
   bool can_ever_run(const model::JobSpec& job) const;
   void on_start(const RunningJob& job);
@@ -77,6 +85,9 @@ private:
   std::uint64_t owned_total_ = 0;
   std::unordered_map<model::JobId, std::uint64_t> borrowers_;
   std::uint64_t borrowed_milli_ = 0;
+  /// Queued jobs of the groups with a quota: group and GPUs per job, and each group's GPUs per job.
+  std::unordered_map<model::JobId, std::pair<std::uint64_t, std::uint64_t>> queued_;
+  std::map<std::uint64_t, std::multiset<std::uint64_t>> queued_milli_;
 };
 
 class FreeResources;

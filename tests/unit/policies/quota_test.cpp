@@ -101,3 +101,37 @@ TEST_CASE("policies::quota: non-owners never exceed what borrowing allows on ran
     REQUIRE(d.run_to_end());
   }
 }
+
+TEST_CASE("policies::quota: in strict order a job the quotas hold blocks the borrowers behind it",
+          "[policies][quota]") {
+  // 24 GPUs, 8 of them pretraining's. Job 1 borrows 16; job 2 cannot borrow 16 more; job 3 could borrow 8.
+  auto run = [](bool queued_owner) {
+    auto d = std::make_unique<Driver>(test::make_shape(3, 8),
+                                      test::make_scheduler("{name: quota, quotas: {pretrain: 8}, order: fifo, "
+                                                           "backfill: none, reclaim: false}"));
+    d->add(make_job(1, 16, 0, 100, JobType::EVAL));
+    d->add(make_job(2, 16, 0, 10, JobType::EVAL));
+    d->add(make_job(3, 8, 0, 10, JobType::EVAL));
+    if (queued_owner) {
+      d->add(make_job(4, 16, 0, 10, JobType::PRETRAIN)); // an owner, but wider than its quota: it borrows too
+      d->add(make_job(5, 8, 0, 10, JobType::PRETRAIN));  // an owner with room
+    }
+    d->run_until(50);
+    return d;
+  };
+  SECTION("no queued job may start inside a quota: the pass stops at the held job, as Slurm's main pass") {
+    auto d = run(false);
+    REQUIRE(d->record(2).starts.empty());
+    REQUIRE(d->record(2).reason == model::WaitReason::QUOTA);
+    REQUIRE(d->record(3).starts.empty());
+    REQUIRE(d->record(3).reason == model::WaitReason::PRIORITY);
+    REQUIRE(d->run_to_end());
+    REQUIRE(d->record(2).starts == std::vector<double>{100});
+    REQUIRE(d->record(3).starts == std::vector<double>{100});
+  }
+  SECTION("an owner with room behind it keeps the pass going") {
+    auto d = run(true);
+    REQUIRE(d->record(2).starts.empty());
+    REQUIRE(d->record(3).starts == std::vector<double>{0});
+  }
+}
