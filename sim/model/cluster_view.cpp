@@ -39,8 +39,7 @@ std::uint32_t ClusterView::leaf_of(NodeId node) const {
 }
 
 const JobEntry* ClusterView::find_job(JobId id) const {
-  auto it = jobs_.find(id);
-  return it == jobs_.end() ? nullptr : &it->second;
+  return jobs_.find(id);
 }
 
 const JobEntry& ClusterView::job(JobId id) const {
@@ -50,9 +49,9 @@ const JobEntry& ClusterView::job(JobId id) const {
 }
 
 JobEntry& ClusterView::mutable_job(JobId id) {
-  auto it = jobs_.find(id);
-  ACME_ASSERT(it != jobs_.end(), "job is active in this cluster");
-  return it->second;
+  JobEntry* entry = jobs_.find(id);
+  ACME_ASSERT(entry != nullptr, "job is active in this cluster");
+  return *entry;
 }
 
 std::uint32_t ClusterView::shared_gpu_milli(NodeId node, std::uint32_t gpu) const {
@@ -93,11 +92,11 @@ JobEntry& ClusterView::add_job(JobSpec spec) {
   JobEntry entry;
   entry.queued_since_s = now_s_;
   entry.spec = std::move(spec);
-  auto [it, inserted] = jobs_.emplace(id, std::move(entry));
-  ACME_ASSERT(inserted, "a job is submitted once while active");
+  JobEntry* added = jobs_.emplace(id, std::move(entry));
+  ACME_ASSERT(added != nullptr, "a job is submitted once while active");
   ++queued_jobs_;
-  queued_gpus_ += it->second.spec.gpus;
-  return it->second;
+  queued_gpus_ += added->spec.gpus;
+  return *added;
 }
 
 void ClusterView::start_job(JobId id, Placement placement) {
@@ -189,16 +188,16 @@ void ClusterView::move_share(JobId id, NodeId from, NodeId to) {
 }
 
 void ClusterView::remove_job(JobId id) {
-  auto it = jobs_.find(id);
-  ACME_ASSERT(it != jobs_.end(), "removed jobs are active");
-  ACME_ASSERT(it->second.phase != JobPhase::RUNNING, "only queued, stopped or held jobs are removed");
-  if (it->second.phase == JobPhase::QUEUED) {
+  const JobEntry* entry = jobs_.find(id);
+  ACME_ASSERT(entry != nullptr, "removed jobs are active");
+  ACME_ASSERT(entry->phase != JobPhase::RUNNING, "only queued, stopped or held jobs are removed");
+  if (entry->phase == JobPhase::QUEUED) {
     --queued_jobs_;
-    queued_gpus_ -= it->second.spec.gpus;
+    queued_gpus_ -= entry->spec.gpus;
   } else {
     --held_jobs_;
   }
-  jobs_.erase(it);
+  jobs_.erase(id);
 }
 
 void ClusterView::set_node_up(NodeId node, bool up) {

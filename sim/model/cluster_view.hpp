@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/model/active_jobs.hpp"
 #include "sim/model/decision.hpp"
 #include "sim/model/ids.hpp"
 #include "sim/model/job.hpp"
@@ -33,21 +34,6 @@ struct ClusterShape {
 /// A node's power as the cluster's power policy set it. OFF and BOOTING nodes are out of service
 /// (is_up() false) until their boot is over; a node that is ON may still be down (failed, spare).
 enum class NodePower : std::uint8_t { ON, OFF, BOOTING };
-
-/// QUEUED: waiting for the scheduler; RUNNING: holds resources; HELD: holds nothing and waits for
-/// something other than the scheduler (recovery after a failure), not counted as queued.
-enum class JobPhase : std::uint8_t { QUEUED, RUNNING, HELD };
-
-/// What policies may read about an active (queued or running) job.
-struct JobEntry {
-  JobSpec spec;
-  JobPhase phase = JobPhase::QUEUED;
-  double queued_since_s = 0.0;   ///< time of the last (re)submission
-  double start_time_s = 0.0;     ///< start of the current attempt (valid while RUNNING)
-  Placement placement;           ///< where it runs (valid while RUNNING)
-  double attained_gpu_s = 0.0;   ///< GPU-seconds of service received so far, all attempts
-  std::uint32_t preemptions = 0; ///< times it was preempted
-};
 
 /// Read-only picture of one cluster handed to its policies. The engine owns and updates it; tests
 /// build one by hand with the same mutators. Policies receive it as `const ClusterView&`.
@@ -95,7 +81,7 @@ public:
   const JobEntry* find_job(JobId id) const;
   const JobEntry& job(JobId id) const;
   /// Active jobs in id order (deterministic iteration).
-  const std::map<JobId, JobEntry>& jobs() const { return jobs_; }
+  const std::map<JobId, JobEntry>& jobs() const { return jobs_.map(); }
   std::size_t queued_jobs() const { return queued_jobs_; }
   std::uint64_t queued_gpus() const { return queued_gpus_; }
   std::size_t running_jobs() const { return jobs_.size() - queued_jobs_ - held_jobs_; }
@@ -150,7 +136,7 @@ private:
   std::uint64_t allocated_milli_ = 0;
   double busy_gpu_seconds_ = 0.0;
   std::uint32_t free_cpu_cores_ = 0;
-  std::map<JobId, JobEntry> jobs_;
+  ActiveJobs jobs_;
   std::size_t queued_jobs_ = 0;
   std::size_t held_jobs_ = 0;
   std::uint64_t queued_gpus_ = 0;

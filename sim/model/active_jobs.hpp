@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <utility>
+
+#include "sim/model/decision.hpp"
+#include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
+
+namespace acme::model {
+
+/// QUEUED: waiting for the scheduler; RUNNING: holds resources; HELD: holds nothing and waits for
+/// something other than the scheduler (recovery after a failure), not counted as queued.
+enum class JobPhase : std::uint8_t { QUEUED, RUNNING, HELD };
+
+/// What policies may read about an active (queued or running) job.
+struct JobEntry {
+  JobSpec spec;
+  JobPhase phase = JobPhase::QUEUED;
+  double queued_since_s = 0.0;   ///< time of the last (re)submission
+  double start_time_s = 0.0;     ///< start of the current attempt (valid while RUNNING)
+  Placement placement;           ///< where it runs (valid while RUNNING)
+  double attained_gpu_s = 0.0;   ///< GPU-seconds of service received so far, all attempts
+  std::uint32_t preemptions = 0; ///< times it was preempted
+};
+
+/// The active jobs of a cluster in id order, with a hash index by id: a lookup in a backlog of any size
+/// is one hash probe rather than a walk down a tree (schedulers look up every job a pass examines).
+class ActiveJobs {
+public:
+  using Map = std::map<JobId, JobEntry>;
+
+  ActiveJobs() = default;
+  ActiveJobs(const ActiveJobs& other) : map_(other.map_) { reindex(); }
+  ActiveJobs& operator=(const ActiveJobs& other) {
+    if (this != &other) {
+      map_ = other.map_;
+      reindex();
+    }
+    return *this;
+  }
+  // A moved std::map keeps its nodes, so the index stays valid.
+  ActiveJobs(ActiveJobs&&) noexcept = default;
+  ActiveJobs& operator=(ActiveJobs&&) noexcept = default;
+  ~ActiveJobs() = default;
+
+  const Map& map() const { return map_; }
+  std::size_t size() const { return map_.size(); }
+  JobEntry* find(JobId id) const {
+    auto it = index_.find(id);
+    return it == index_.end() ? nullptr : it->second;
+  }
+  /// Adds a job; nullptr when one with this id is active already.
+  JobEntry* emplace(JobId id, JobEntry entry) {
+    auto [it, inserted] = map_.emplace(id, std::move(entry));
+    if (!inserted) {
+      return nullptr;
+    }
+    index_.emplace(id, &it->second);
+    return &it->second;
+  }
+  void erase(JobId id) {
+    map_.erase(id);
+    index_.erase(id);
+  }
+
+private:
+  void reindex() {
+    index_.clear();
+    index_.reserve(map_.size());
+    for (auto& [id, entry] : map_) {
+      index_.emplace(id, &entry);
+    }
+  }
+
+  Map map_;
+  std::unordered_map<JobId, JobEntry*> index_;
+};
+
+} // namespace acme::model
