@@ -56,6 +56,9 @@ run() { # TARGET
   done_line=$(grep -E '^#[0-9]+[[:space:]].*cov: ' "$build/logs/$1.log" | tail -1)
   execs=$(grep -E 'stat::number_of_executed_units' "$build/logs/$1.log" | awk '{print $2}')
   rate=$(grep -E 'stat::average_exec_per_sec' "$build/logs/$1.log" | awk '{print $2}')
+  if [ -z "$execs" ]; then # the fuzzer never got going (a broken build, a crash at start-up): a failure too
+    tail -3 "$build/logs/$1.log" >"$build/findings/$1/did-not-run.log"
+  fi
   found=$(find "$build/findings/$1" -type f | wc -l)
   printf '%-14s %ss: %s runs, %s exec/s, %s; findings: %s\n' "$1" "$seconds" "${execs:-?}" "${rate:-?}" \
     "$(echo "$done_line" | grep -oE 'cov: [0-9]+ ft: [0-9]+' || echo 'no coverage line')" "$found"
