@@ -1,0 +1,153 @@
+#include <algorithm>
+
+#include "policies/scheduling/queue_scheduler.hpp"
+
+// The passes of the scheduler skeleton: which pass a round runs (every event, or Slurm's cadence), and
+// how a pass walks the queue and asks the policy to decide for each job.
+namespace acme::policies {
+
+void QueueScheduler::schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes,
+                                   std::vector<model::Decision>& out) {
+  bool reordered = prepare_round(cluster);
+  if (cadenced()) {
+    cadenced_round(cluster, changes, reordered, out);
+    return;
+  }
+  bool claimant_started = serve_claimant(cluster, out);
+  if (!reordered && !claimant_started && changes.arrivals_only() && arrivals_pass(cluster, changes, out)) {
+    return;
+  }
+  full_pass(cluster, out, PassKind::FULL, config_.depth);
+}
+
+void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
+                                    std::vector<model::Decision>& out) {
+  bool changed = reordered || !changes.arrivals_only() || !changes.arrived.empty();
+  RoundPlan plan = cadence_.plan(now_s_, changes.triggered, changed);
+  bool cut_short = false;
+  if (plan.main) {
+    bool claimant_started = serve_claimant(cluster, out);
+    bool event_pass = plan.main_depth != CadenceParams::NO_LIMIT;
+    if (reordered || claimant_started || !event_pass || !changes.arrivals_only() ||
+        !arrivals_pass(cluster, changes, out)) {
+      full_pass(cluster, out, PassKind::FULL, event_pass ? config_.depth : NO_LIMIT);
+      cut_short = last_end_ == PassEnd::DEPTH;
+    }
+  }
+  if (plan.backfill) {
+    full_pass(cluster, out, PassKind::BACKFILL, config_.cadence.bf_max_job_test);
+  }
+  if (auto at = cadence_.wake_up(now_s_, gpu_queue().first_in_pass().has_value(), cut_short)) {
+    out.emplace_back(model::CallMeLater{*at});
+  }
+}
+
+bool QueueScheduler::within_user_budget(const model::JobSpec& job) {
+  std::uint32_t limit = config_.cadence.bf_max_job_user;
+  return limit == 0 || ++tested_by_user_[job.user] <= limit;
+}
+
+void QueueScheduler::begin(PassKind kind) {
+  min_unfit_ = NO_LIMIT;
+  min_unpreemptable_ = NO_LIMIT;
+  tested_by_user_.clear();
+  begin_pass(kind);
+}
+
+void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out, PassKind kind,
+                               std::uint32_t depth) {
+  head_.reset();
+  begin(kind);
+  PassQueue& queue = gpu_queue();
+  std::uint32_t examined = 0;
+  std::optional<QueueKey> key = queue.first_in_pass();
+  while (key) {
+    if (examined == depth) {
+      last_end_ = PassEnd::DEPTH;
+      return;
+    }
+    if (no_room() && !may_preempt()) {
+      if (queued_entry(cluster, key->job) != nullptr) {
+        note_wait(key->job, model::WaitReason::RESOURCES, out); // the first in line waits for GPUs
+      }
+      last_end_ = PassEnd::NO_FREE_GPUS;
+      return;
+    }
+    Step step = Step::SKIPPED;
+    if (const model::JobEntry* entry = queued_entry(cluster, key->job); entry == nullptr) {
+      dequeue(key->job);
+    } else if (kind != PassKind::BACKFILL || within_user_budget(entry->spec)) {
+      ++examined;
+      step = examine(*entry, kind, out);
+    }
+    if (!head_ && (step == Step::WAITING || step == Step::BLOCKED)) {
+      head_ = key->job;
+    }
+    if (step == Step::BLOCKED || step == Step::PREEMPTED) {
+      last_end_ = PassEnd::STOPPED;
+      return;
+    }
+    key = queue.next_in_pass(*key, step);
+  }
+  last_end_ = PassEnd::QUEUE_EXHAUSTED;
+}
+
+bool QueueScheduler::arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes,
+                                   std::vector<model::Decision>& out) {
+  std::vector<QueueKey> arrivals;
+  for (model::JobId id : changes.arrived) {
+    if (auto key = gpu_queue().find(id)) {
+      arrivals.push_back(*key);
+    }
+  }
+  std::sort(arrivals.begin(), arrivals.end());
+  ArrivalsRound round = on_arrivals(cluster, arrivals);
+  if (round != ArrivalsRound::EXAMINE) {
+    return round == ArrivalsRound::SKIP;
+  }
+  begin(PassKind::ARRIVALS);
+  for (const QueueKey& key : arrivals) {
+    const model::JobEntry* entry = queued_entry(cluster, key.job);
+    if (entry == nullptr) {
+      continue;
+    }
+    Step step = examine(*entry, PassKind::ARRIVALS, out);
+    if (step == Step::BLOCKED || step == Step::PREEMPTED) {
+      last_end_ = PassEnd::STOPPED;
+      return true;
+    }
+  }
+  return true;
+}
+
+bool QueueScheduler::arrivals_behind_head(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) {
+  if (!head_ || queued_entry(cluster, *head_) == nullptr) {
+    return false;
+  }
+  std::optional<QueueKey> head_key = gpu_queue().find(*head_);
+  return head_key && (arrivals.empty() || !(arrivals.front() < *head_key));
+}
+
+Step QueueScheduler::examine(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) {
+  held_for_.reset();
+  Step step = decide(entry, kind, out);
+  switch (step) {
+  case Step::WAITING:
+  case Step::BLOCKED:
+    note_wait(entry.spec.id, held_for_.value_or(model::WaitReason::RESOURCES), out);
+    break;
+  case Step::PREEMPTED:
+    note_wait(entry.spec.id, model::WaitReason::PREEMPTION, out);
+    break;
+  case Step::SKIPPED:
+    if (held_for_) {
+      note_wait(entry.spec.id, *held_for_, out);
+    }
+    break;
+  case Step::STARTED:
+    break;
+  }
+  return step;
+}
+
+} // namespace acme::policies
