@@ -12,7 +12,7 @@ namespace acme::policies {
 
 /// The GPU queue of the priority order, in Slurm's integer multifactor priority kept incrementally
 /// (PriorityIndex): a recalculation every PriorityCalcPeriod costs O(users + jobs whose age changes
-/// class), not a re-sort of the queue, so a backlog of any size costs nothing per pass.
+/// class), not a re-sort of the queue, and a pass step O(log n), whatever the backlog.
 ///
 /// A job's priority at the priority time T (the last recalculation) is, as Slurm sums its factors into
 /// an integer: round(type_weight x class factor) + round(fairshare_weight x fair-share factor of the user
