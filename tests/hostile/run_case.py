@@ -27,6 +27,7 @@ Every case also checks: no crash, abort or sanitizer report; on exit 2, one loca
 file or staging folder left in the output folder or the case folder.
 """
 import csv
+import importlib.util
 import json
 import os
 import re
@@ -37,6 +38,13 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+# The e2e harness's matcher: each wanted line appears in order, " ... " inside it matching anything.
+_E2E = importlib.util.spec_from_file_location("e2e_run_case",
+                                              Path(__file__).resolve().parents[1] / "e2e" / "run_case.py")
+_e2e = importlib.util.module_from_spec(_E2E)
+_E2E.loader.exec_module(_e2e)
+contains_in_order = _e2e.contains_in_order
 
 REPO = Path(__file__).resolve().parents[2]
 CRASH_MARKS = ("terminate called", "Assertion", "AddressSanitizer", "runtime error:", "LeakSanitizer",
@@ -80,24 +88,6 @@ def parse_case(path):
     return spec, [(name, "\n".join(lines)) for name, lines in files]
 
 
-def line_matches(line, pattern):
-    pos = 0
-    for part in pattern.split(" ... "):
-        found = line.find(part, pos)
-        if found < 0:
-            return False
-        pos = found + len(part)
-    return True
-
-
-def missing_in_order(lines, wanted):
-    i = 0
-    for line in lines:
-        if i < len(wanted) and line_matches(line, wanted[i]):
-            i += 1
-    return None if i == len(wanted) else wanted[i]
-
-
 def leftovers(folder):
     found = []
     for root, dirs, names in os.walk(folder):
@@ -121,8 +111,8 @@ def check(spec, proc, out, case_dir, kept):
         failures.append(f"exit code {proc.returncode}, expected {spec['exit']}")
     err_lines = [l for l in proc.stderr.splitlines() if l.strip()]
     for stream in ("stderr", "stdout"):
-        missing = missing_in_order(getattr(proc, stream).splitlines(), spec[stream])
-        if missing is not None:
+        ok, missing = contains_in_order(getattr(proc, stream).splitlines(), spec[stream])
+        if not ok:
             failures.append(f"{stream} lacks a line containing {missing!r}")
     for text in spec["absent"] + list(CRASH_MARKS):
         if text in proc.stderr or text in proc.stdout:
