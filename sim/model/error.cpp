@@ -5,6 +5,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "sim/model/text_escape.hpp"
+
 namespace acme {
 
 std::string format_located(const Location& where, const std::string& key_path, const std::string& message) {
@@ -51,12 +53,8 @@ std::string escape_controls(std::string_view text) {
     } else if (c == '\t') {
       out += "\\t";
     } else if (u < 0x20 || u == 0x7f) {
-      constexpr const char* HEX = "0123456789abcdef";
-      constexpr unsigned NIBBLE = 4;
-      constexpr unsigned LOW = 0xf;
       out += "\\x";
-      out += HEX[u >> NIBBLE];
-      out += HEX[u & LOW];
+      model::append_hex_byte(out, u);
     } else {
       out += c;
     }

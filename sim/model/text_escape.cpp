@@ -62,6 +62,14 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i) {
 
 } // namespace
 
+void append_hex_byte(std::string& out, unsigned char byte) {
+  constexpr const char* HEX = "0123456789abcdef";
+  constexpr unsigned NIBBLE = 4;
+  constexpr unsigned LOW = 0xf;
+  out += HEX[byte >> NIBBLE];
+  out += HEX[byte & LOW];
+}
+
 void append_csv_field(std::string& out, std::string_view text) {
   if (!needs_csv_quotes(text)) {
     out.append(text);
@@ -117,12 +125,8 @@ void append_json_string(std::string& out, std::string_view text) {
       break;
     default:
       if (c < FIRST_PRINTABLE) {
-        constexpr const char* HEX = "0123456789abcdef";
-        constexpr unsigned NIBBLE = 4;
-        constexpr unsigned LOW = 0xf;
         out += "\\u00";
-        out += HEX[c >> NIBBLE];
-        out += HEX[c & LOW];
+        append_hex_byte(out, c);
       } else {
         out += static_cast<char>(c);
       }

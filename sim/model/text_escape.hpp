@@ -18,4 +18,7 @@ std::string csv_field(std::string_view text);
 void append_json_string(std::string& out, std::string_view text);
 std::string json_quote(std::string_view text);
 
+/// Appends `byte` as two lowercase hexadecimal digits (the tail of an \xNN or \u00NN escape).
+void append_hex_byte(std::string& out, unsigned char byte);
+
 } // namespace acme::model
