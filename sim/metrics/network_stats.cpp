@@ -3,10 +3,11 @@
 #include <fmt/format.h>
 
 #include "sim/metrics/stats.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::metrics {
 namespace {
-constexpr double SECONDS_PER_HOUR = 3600.0;
+using model::SECONDS_PER_HOUR;
 std::string number(double v) {
   return fmt::format("{}", v);
 }

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "sim/model/units.hpp"
+
 namespace acme::metrics {
 namespace {
 
-constexpr double JOULES_PER_KWH = 3.6e6;
-constexpr double SECONDS_PER_HOUR = 3600.0;
+using model::JOULES_PER_KWH;
+using model::SECONDS_PER_HOUR;
 constexpr double WATTS_PER_KW = 1000.0;
 // The per-GPU power CDF on 60..450 W every 10 W (data/acme/pkl_*_gpu_power_W.csv spans ~58-600 W; the
 // idle mode is 60-70 W, 99% of samples are below 450 W).

@@ -16,6 +16,7 @@
 #include "sim/metrics/summary_builder.hpp"
 #include "sim/metrics/text_append.hpp"
 #include "sim/model/civil_time.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::metrics {
 namespace {
@@ -32,7 +33,7 @@ constexpr const char* TIMESERIES_HEADER =
 // Columns of the fluid network model only: runs without it keep the files they always had.
 constexpr const char* JOBS_NETWORK_COLUMNS = ",tp,pp,dp,comm_slowdown";
 constexpr const char* TIMESERIES_NETWORK_COLUMNS = ",nic_util_mean,nic_idle_share,nic_util_p95,spine_util";
-constexpr double JOULES_PER_KWH = 3.6e6;
+using model::JOULES_PER_KWH;
 constexpr double WATTS_PER_KW = 1000.0;
 constexpr std::size_t FLUSH_BYTES = 1 << 20;
 /// Every file a run may write: committed together (OutputSet); one this run does not write is removed.
@@ -130,7 +131,7 @@ void Recorder::append_job_row(const JobRecord& r) {
     append(out, job.recorded_queue_s());
   }
   out += ',';
-  constexpr double SECONDS_PER_HOUR = 3600.0;
+  using model::SECONDS_PER_HOUR;
   cell(out, std::uint64_t{r.leaves});
   cell(out, r.work_s);
   cell(out, r.stall_s);

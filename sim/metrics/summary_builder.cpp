@@ -9,12 +9,13 @@
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/text_escape.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::metrics {
 namespace {
 
-constexpr double SECONDS_PER_HOUR = 3600.0;
-constexpr double JOULES_PER_KWH = 3.6e6;
+using model::JOULES_PER_KWH;
+using model::SECONDS_PER_HOUR;
 
 std::string number(double v) {
   return fmt::format("{}", v);
