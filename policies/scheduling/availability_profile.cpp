@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <iterator>
 #include <limits>
 
 #include "policies/scheduling/node_tally.hpp"
@@ -9,6 +10,7 @@
 namespace acme::policies {
 namespace {
 constexpr double NEVER = std::numeric_limits<double>::infinity();
+constexpr std::size_t NO_CONFLICT = std::numeric_limits<std::size_t>::max();
 
 /// A change of a node's use at one instant.
 struct Change {
@@ -143,28 +145,39 @@ void AvailabilityProfile::build_steps(std::uint32_t n, NodePlan& p) const {
     p.steps[kept++] = step;
   }
   p.steps.resize(kept);
-  p.min_use =
-      std::min_element(p.steps.begin(), p.steps.end(), [](const Step& a, const Step& b) { return a.use < b.use; })->use;
+  index_fits(n, p);
+}
+
+void AvailabilityProfile::index_fits(std::uint32_t n, NodePlan& p) const {
+  const std::uint32_t cap = capacity(n);
+  p.first_fit.assign(std::size_t{cap} + 1, static_cast<std::uint32_t>(p.steps.size()));
+  std::uint32_t most_room = 0; // the most GPUs any step so far leaves free, plus one (0: none yet)
+  for (std::size_t i = 0; i < p.steps.size() && most_room <= cap; ++i) {
+    std::uint32_t room = p.steps[i].use < cap ? cap - p.steps[i].use : 0;
+    for (std::uint32_t g = most_room; g <= room; ++g) {
+      p.first_fit[g] = static_cast<std::uint32_t>(i);
+    }
+    most_room = std::max(most_room, room + 1);
+  }
+}
+
+std::size_t AvailabilityProfile::first_conflict(std::uint32_t n, const NodePlan& p, std::size_t first,
+                                                double duration_s, std::uint32_t gpus) const {
+  // Use rises only where a reservation begins, and every such instant is a step: the window's peak
+  // is at one of its steps.
+  const std::uint32_t cap = capacity(n);
+  const double end_s = p.steps[first].at_s + duration_s;
+  for (std::size_t i = first; i < p.steps.size() && (i == first || p.steps[i].at_s < end_s); ++i) {
+    if (p.steps[i].use + gpus > cap) {
+      return i;
+    }
+  }
+  return NO_CONFLICT;
 }
 
 bool AvailabilityProfile::fits_from(std::uint32_t n, const NodePlan& p, std::size_t first, double duration_s,
                                     std::uint32_t gpus) const {
-  // Use rises only where a reservation begins, and every such instant is a step: the window's peak
-  // is at one of its steps.
-  const std::uint32_t cap = capacity(n);
-  if (gpus > cap) {
-    return false;
-  }
-  const double end_s = p.steps[first].at_s + duration_s;
-  if (p.steps[first].use + gpus > cap) {
-    return false;
-  }
-  for (std::size_t i = first + 1; i < p.steps.size() && p.steps[i].at_s < end_s; ++i) {
-    if (p.steps[i].use + gpus > cap) {
-      return false;
-    }
-  }
-  return true;
+  return gpus <= capacity(n) && first_conflict(n, p, first, duration_s, gpus) == NO_CONFLICT;
 }
 
 std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest(const model::JobSpec& job,
@@ -187,21 +200,26 @@ std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest_on_one_no
     }
     const NodePlan& p = plan(n);
     const std::uint32_t cap = capacity(n);
-    if (p.stuck + gpus > cap || p.min_use + gpus > cap) {
+    if (p.stuck + gpus > cap || gpus > cap) {
       continue; // no start can fit
     }
-    for (std::size_t i = 0; i < p.steps.size(); ++i) {
+    // No start before the first step with room fits. A start before a conflicting step whose window
+    // holds that step conflicts too: every candidate up to the conflict is ruled out at once, so the
+    // node costs at most one walk over its steps.
+    for (std::size_t i = p.first_fit[gpus]; i < p.steps.size(); ++i) {
       if (!p.steps[i].candidate) {
         continue;
       }
       if (p.steps[i].at_s >= best_s) {
         break;
       }
-      if (fits_from(n, p, i, duration_s, gpus)) {
+      std::size_t conflict = first_conflict(n, p, i, duration_s, gpus);
+      if (conflict == NO_CONFLICT) {
         best_s = p.steps[i].at_s;
         best_node = n;
         break;
       }
+      i = conflict;
     }
   }
   if (best_s == NEVER) {
@@ -261,14 +279,38 @@ std::optional<AvailabilityProfile::Slot> AvailabilityProfile::earliest_on_idle_n
   return slot;
 }
 
+double AvailabilityProfile::cover_bound(const std::vector<Window>& windows, std::uint32_t gpus) const {
+  // k last windows with the smallest openings hold at least k x the least capacity among them.
+  last_opens_.clear();
+  std::uint32_t least_capacity = std::numeric_limits<std::uint32_t>::max();
+  for (const auto& w : windows) {
+    if (w.to_s == NEVER) {
+      last_opens_.push_back(w.from_s);
+      least_capacity = std::min(least_capacity, capacity(w.node));
+    }
+  }
+  std::uint64_t k = (std::uint64_t{gpus} + least_capacity - 1) / least_capacity;
+  if (last_opens_.empty() || k > last_opens_.size()) {
+    return NEVER;
+  }
+  auto kth = last_opens_.begin() + static_cast<std::ptrdiff_t>(std::max<std::uint64_t>(k, 1) - 1);
+  std::nth_element(last_opens_.begin(), kth, last_opens_.end());
+  return *kth;
+}
+
 double AvailabilityProfile::earliest_cover(const std::vector<Window>& windows, std::uint32_t gpus) const {
   // (time, kind << 32 | node) sorts as (time, kind, node): at one instant, windows open before others close
   constexpr std::uint64_t CLOSES = std::uint64_t{1} << 32;
   constexpr std::uint64_t NODE_MASK = CLOSES - 1;
+  // The sweep ends by the instant the last windows of some nodes hold `gpus` between them (they never
+  // close): events after it cannot change the answer, and most of a long plan's events lie after it.
+  const double bound_s = cover_bound(windows, gpus);
   events_.clear();
   for (const auto& w : windows) {
-    events_.emplace_back(w.from_s, w.node);
-    if (w.to_s != NEVER) {
+    if (w.from_s <= bound_s) {
+      events_.emplace_back(w.from_s, w.node);
+    }
+    if (w.to_s < bound_s) { // a window closing at the bound closes after the bound's openings
       events_.emplace_back(w.to_s, CLOSES | w.node);
     }
   }
@@ -310,10 +352,41 @@ void AvailabilityProfile::reserve(const Slot& slot, double duration_s) {
     if (reserved_[n].empty()) {
       touched_.push_back(n);
     }
-    reserved_[n].push_back({slot.start_s, slot.start_s + duration_s, planned_gpus(share)});
-    plans_[n].valid = false;
+    Reservation r{slot.start_s, slot.start_s + duration_s, planned_gpus(share)};
+    reserved_[n].push_back(r);
+    if (plans_[n].valid) {
+      add_to_plan(n, plans_[n], r); // a stale plan is rebuilt from reserved_ at its next use (sync)
+    }
     ++reservation_count_;
   }
+}
+
+std::size_t AvailabilityProfile::step_at(NodePlan& p, double at_s, bool candidate) const {
+  auto it = std::lower_bound(p.steps.begin(), p.steps.end(), at_s,
+                             [](const Step& step, double t_s) { return step.at_s < t_s; });
+  if (it != p.steps.end() && it->at_s == at_s) {
+    it->candidate = it->candidate || candidate;
+    return static_cast<std::size_t>(it - p.steps.begin());
+  }
+  // The use is constant between steps: a new step takes the use of the one before it (steps[0] is now).
+  std::uint32_t use = std::prev(it)->use;
+  it = p.steps.insert(it, Step{at_s, use, candidate});
+  return static_cast<std::size_t>(it - p.steps.begin());
+}
+
+void AvailabilityProfile::add_to_plan(std::uint32_t n, NodePlan& p, const Reservation& r) const {
+  // The same steps and uses build_plan would derive with `r` among the reservations, in O(steps).
+  p.by_start.insert(std::upper_bound(p.by_start.begin(), p.by_start.end(), r.start_s,
+                                     [](double t_s, const Reservation& other) { return t_s < other.start_s; }),
+                    r);
+  step_at(p, std::max(now_s_, r.end_s), true);
+  if (r.start_s < r.end_s) {
+    std::size_t i = r.start_s > now_s_ ? step_at(p, r.start_s, false) : 0;
+    for (; i < p.steps.size() && p.steps[i].at_s < r.end_s; ++i) {
+      p.steps[i].use += r.gpus;
+    }
+  }
+  index_fits(n, p);
 }
 
 } // namespace acme::policies

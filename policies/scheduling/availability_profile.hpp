@@ -56,8 +56,9 @@ private:
     std::uint32_t free_key = 0; ///< free GPUs when built (a start during the pass changes it)
     std::size_t shares_key = 0; ///< running shares when built (a start during the pass adds one)
     std::uint32_t stuck = 0;    ///< GPUs in use that never come back (running_use at +inf)
-    std::uint32_t min_use = 0;  ///< least use over all steps
-    double idle_from_s = 0.0;   ///< when every known running job on the node has ended
+    /// first_fit[g]: index of the first step with room for g more GPUs (steps.size() when none has)
+    std::vector<std::uint32_t> first_fit;
+    double idle_from_s = 0.0; ///< when every known running job on the node has ended
     std::vector<Step> steps;
     std::vector<Reservation> by_start; ///< the reservations sorted by start
   };
@@ -74,10 +75,24 @@ private:
   void sync() const;
   void build_plan(std::uint32_t n, NodePlan& p) const;
   void build_steps(std::uint32_t n, NodePlan& p) const;
+  /// Adds reservation `r` to the valid plan `p` as build_plan would have it, without rebuilding.
+  void add_to_plan(std::uint32_t n, NodePlan& p, const Reservation& r) const;
+  /// Fills p.first_fit from p.steps.
+  void index_fits(std::uint32_t n, NodePlan& p) const;
+  /// Index of the step at `at_s` (>= now), inserted with the use in force there when missing; a
+  /// candidate step stays one.
+  std::size_t step_at(NodePlan& p, double at_s, bool candidate) const;
+  /// The first step in the window of `duration_s` from the step at index `first` where `gpus` more
+  /// exceed node `n`'s capacity; NO_CONFLICT (the largest size_t) when they fit throughout.
+  std::size_t first_conflict(std::uint32_t n, const NodePlan& p, std::size_t first, double duration_s,
+                             std::uint32_t gpus) const;
   /// Whether `gpus` fit on node `n` for `duration_s` from the step at index `first` on.
   bool fits_from(std::uint32_t n, const NodePlan& p, std::size_t first, double duration_s, std::uint32_t gpus) const;
   std::optional<Slot> earliest_on_one_node(std::uint32_t gpus, double duration_s) const;
   std::optional<Slot> earliest_on_idle_nodes(std::uint32_t gpus, double duration_s) const;
+  /// An instant at which the nodes whose last windows (never closing) have opened hold `gpus`: an upper
+  /// bound of earliest_cover; NEVER when they never do.
+  double cover_bound(const std::vector<Window>& windows, std::uint32_t gpus) const;
   /// Earliest instant at which the nodes whose windows contain it hold `gpus` (a sweep over the windows).
   double earliest_cover(const std::vector<Window>& windows, std::uint32_t gpus) const;
   /// Appends the feasible start intervals of whole idle node `n` for `duration_s` to `out`.
@@ -93,6 +108,7 @@ private:
   mutable std::vector<NodePlan> plans_;
   mutable std::vector<Window> windows_;                          ///< scratch of earliest_on_idle_nodes
   mutable std::vector<std::pair<double, std::uint64_t>> events_; ///< scratch of earliest_cover
+  mutable std::vector<double> last_opens_;                       ///< scratch of cover_bound
   mutable std::size_t seen_running_ = 0;                         ///< running jobs when the plans were last checked
   mutable std::uint32_t seen_free_ = 0;                          ///< free GPUs when the plans were last checked
 };
