@@ -36,7 +36,9 @@ RoundPlan PassCadence::plan(double now_s, bool events, bool changed) {
   main_dirty_ = main_dirty_ || changed;
   bf_dirty_ = bf_dirty_ || changed;
   bool event_pass = (events && changed) || deferred_;
-  if (event_pass && now_s - last_event_pass_s_ < params_.min_interval_s) {
+  // The same sum as the deferred wake-up's time (wake_up): at that instant the pass runs. A difference
+  // (now - last < min) can round below the interval there and defer the pass to the same instant forever.
+  if (event_pass && now_s < last_event_pass_s_ + params_.min_interval_s) {
     deferred_ = true;
     event_pass = false;
   }

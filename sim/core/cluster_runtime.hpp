@@ -1,5 +1,6 @@
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -20,10 +21,11 @@ struct ClusterRuntime {
 
   model::ClusterView view;
   std::unique_ptr<policies::Scheduler> scheduler;
-  std::vector<model::Event> pending;                   ///< events for the scheduler's next round
-  std::set<double> wakeups;                            ///< times the scheduler asked to be called (armed)
-  std::vector<std::vector<model::JobId>> jobs_on_node; ///< running jobs with a share on each node
-  model::Distribution launch_latency;                  ///< allocation to start (e.g. Kubernetes pod start)
+  std::vector<model::Event> pending;                            ///< events for the scheduler's next round
+  std::set<double> wakeups;                                     ///< times the scheduler asked to be called (armed)
+  double woken_at_s = -std::numeric_limits<double>::infinity(); ///< the last instant it was called for one
+  std::vector<std::vector<model::JobId>> jobs_on_node;          ///< running jobs with a share on each node
+  model::Distribution launch_latency;                           ///< allocation to start (e.g. Kubernetes pod start)
   double storage_bw_Bps = 0.0;
   double storage_nic_bw_Bps = 0.0; ///< per node
 };

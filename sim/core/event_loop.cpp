@@ -316,6 +316,7 @@ void EventLoop::on(const PowerCheck& e) {
 void EventLoop::on(const PolicyWakeup& e) {
   ClusterRuntime& cluster = table_.cluster(e.cluster);
   cluster.wakeups.erase(e.time_s);
+  cluster.woken_at_s = e.time_s;
   cluster.pending.emplace_back(model::WakeUp{e.time_s});
 }
 

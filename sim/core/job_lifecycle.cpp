@@ -109,6 +109,9 @@ void JobLifecycle::note_wait(ClusterRuntime& cluster, const model::NoteWait& not
 
 void JobLifecycle::call_later(ClusterRuntime& cluster, double time_s) {
   double at_s = std::max(time_s, timer_.now_s());
+  if (at_s == cluster.woken_at_s) {
+    return; // woken at this instant already: asking for it again would hold the clock here for ever
+  }
   if (cluster.wakeups.insert(at_s).second) {
     timer_.schedule(at_s, PolicyWakeup{cluster.view.shape().id, at_s});
   }

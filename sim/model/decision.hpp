@@ -58,7 +58,8 @@ struct NoteWait {
   friend bool operator==(const NoteWait&, const NoteWait&) = default;
 };
 /// Call the scheduler again at `time_s` (Batsim's CALL_ME_LATER): it then receives a WakeUp event. A
-/// time already asked for is armed once; a time in the past means the next round of this instant.
+/// time already asked for is armed once; a time in the past means the next round of this instant, unless
+/// the scheduler was already woken at this instant (then it is dropped: the clock must move on).
 struct CallMeLater {
   double time_s = 0.0;
   friend bool operator==(const CallMeLater&, const CallMeLater&) = default;

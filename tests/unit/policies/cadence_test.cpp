@@ -101,3 +101,23 @@ TEST_CASE("policies::cadence: an idle backlog asks for no wake-ups", "[policies]
   REQUIRE(cadence.plan(31, true, true).main);
   REQUIRE(cadence.wake_up(31, true, true) == std::optional<double>(60));
 }
+
+TEST_CASE("policies::cadence: a deferred event pass runs at the instant it asked to be woken, whatever the rounding",
+          "[policies][cadence]") {
+  policies::CadenceParams p;
+  p.main_interval_s = 60;
+  p.bf_interval_s = 30;
+  p.min_interval_s = 2e-6; // Slurm's sched_min_interval
+  // Days into a run, (t + 2us) - t rounds below 2us for about half of the instants: find one.
+  double last_s = 198720.0;
+  while ((last_s + p.min_interval_s) - last_s >= p.min_interval_s) {
+    last_s += 0.001;
+  }
+  policies::PassCadence cadence(p);
+  REQUIRE(cadence.plan(last_s, true, true).main);
+  REQUIRE_FALSE(cadence.plan(last_s + 1e-6, true, true).main); // within sched_min_interval: deferred
+  auto at = cadence.wake_up(last_s + 1e-6, true, false);
+  REQUIRE(at == std::optional<double>(last_s + p.min_interval_s));
+  policies::RoundPlan deferred = cadence.plan(*at, false, false);
+  REQUIRE(deferred.main); // before: deferred again to the same instant, a wake-up loop without end
+}
