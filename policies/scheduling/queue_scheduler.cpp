@@ -85,11 +85,11 @@ void QueueScheduler::queue_again(const model::ClusterView& cluster, model::JobId
 }
 
 void QueueScheduler::note_wait(model::JobId job, model::WaitReason reason, std::vector<model::Decision>& out) {
-  auto [it, added] = noted_.try_emplace(job, reason);
-  if (!added && it->second == reason) {
+  auto stored = static_cast<std::uint8_t>(static_cast<std::uint8_t>(reason) + 1); // 0: none noted yet
+  if (noted_.get(job) == stored) {
     return;
   }
-  it->second = reason;
+  noted_.set(job, stored);
   out.emplace_back(model::NoteWait{job, reason});
 }
 

@@ -14,6 +14,7 @@
 #include "policies/scheduling/quota_book.hpp"
 #include "policies/scheduling/running_jobs.hpp"
 #include "policies/scheduling/scheduler.hpp"
+#include "sim/model/id_table.hpp"
 
 namespace acme::policies {
 
@@ -198,8 +199,8 @@ private:
   std::uint32_t min_unfit_ = NO_LIMIT;         ///< smallest whole-GPU size that did not fit in this pass
   std::uint32_t min_unpreemptable_ = NO_LIMIT; ///< smallest size no preemption helped in this pass
   double now_s_ = 0.0;
-  std::optional<model::WaitReason> held_for_;                 ///< set by hold() during one decide()
-  std::unordered_map<model::JobId, model::WaitReason> noted_; ///< queued GPU jobs' last noted reason
+  std::optional<model::WaitReason> held_for_; ///< set by hold() during one decide()
+  model::IdTable<std::uint8_t> noted_;        ///< queued GPU jobs' last noted reason, plus one (0: none yet)
   PassCadence cadence_;
   std::unordered_map<model::UserId, std::uint32_t> tested_by_user_; ///< in the current backfill pass
 };

@@ -2,10 +2,10 @@
 
 #include <cstdint>
 #include <map>
-#include <unordered_map>
 #include <utility>
 
 #include "sim/model/decision.hpp"
+#include "sim/model/id_table.hpp"
 #include "sim/model/ids.hpp"
 #include "sim/model/job.hpp"
 
@@ -26,8 +26,8 @@ struct JobEntry {
   std::uint32_t preemptions = 0; ///< times it was preempted
 };
 
-/// The active jobs of a cluster in id order, with a hash index by id: a lookup in a backlog of any size
-/// is one hash probe rather than a walk down a tree (schedulers look up every job a pass examines).
+/// The active jobs of a cluster in id order, with an index by id: a lookup in a backlog of any size is
+/// one table access rather than a walk down a tree (schedulers look up every job a pass examines).
 class ActiveJobs {
 public:
   using Map = std::map<JobId, JobEntry>;
@@ -48,17 +48,14 @@ public:
 
   const Map& map() const { return map_; }
   std::size_t size() const { return map_.size(); }
-  JobEntry* find(JobId id) const {
-    auto it = index_.find(id);
-    return it == index_.end() ? nullptr : it->second;
-  }
+  JobEntry* find(JobId id) const { return index_.get(id); }
   /// Adds a job; nullptr when one with this id is active already.
   JobEntry* emplace(JobId id, JobEntry entry) {
     auto [it, inserted] = map_.emplace(id, std::move(entry));
     if (!inserted) {
       return nullptr;
     }
-    index_.emplace(id, &it->second);
+    index_.set(id, &it->second);
     return &it->second;
   }
   void erase(JobId id) {
@@ -69,14 +66,13 @@ public:
 private:
   void reindex() {
     index_.clear();
-    index_.reserve(map_.size());
     for (auto& [id, entry] : map_) {
-      index_.emplace(id, &entry);
+      index_.set(id, &entry);
     }
   }
 
   Map map_;
-  std::unordered_map<JobId, JobEntry*> index_;
+  IdTable<JobEntry*> index_;
 };
 
 } // namespace acme::model
