@@ -154,7 +154,7 @@ EventLoop::EventLoop(LoopSetup setup)
           config_.output.timeseries_interval_s, views_of(table_),
           [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }, network_probe(), &power_,
           config_.output.timeseries_interval_where) {
-  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_, &power_});
+  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_, &power_, &chain_});
   if (traffic_.fluid()) {
     checkpoint_.attach(&traffic_);
   }
@@ -186,10 +186,10 @@ Sampler::Probe EventLoop::network_probe() {
 }
 
 double EventLoop::next_time_s() const {
-  if (table_.jobs.empty() && !next_job_) {
+  if (table_.jobs.empty() && !next_job_ && chain_.empty()) {
     return NEVER; // only failure and repair processes are left: the run is over
   }
-  double t = queue_.next_time_s();
+  double t = std::min(queue_.next_time_s(), chain_.next_time_s());
   if (next_job_ && next_job_->submit_time_s < t) {
     t = next_job_->submit_time_s;
   }
@@ -210,7 +210,7 @@ void EventLoop::process_instant(double now_s) {
     recovery_.restart_awaiting_jobs();
     run_schedulers();
     power_control_.decide();
-    if (!queue_.has_due() && !plans_.has_spawned()) {
+    if (!queue_.has_due() && !plans_.has_spawned() && chain_.next_time_s() > now_s) {
       break;
     }
   }
@@ -324,10 +324,15 @@ void EventLoop::take_submissions(double now_s) {
   for (auto& spec : plans_.take_spawned()) {
     lifecycle_.submit(std::move(spec)); // follow-up jobs of task plans (e.g. metric jobs)
   }
+  for (auto& spec : chain_.take_due(now_s)) {
+    lifecycle_.submit(std::move(spec)); // attempts resubmitted after their run's previous one ended
+  }
   while (next_job_ && next_job_->submit_time_s <= now_s) {
     model::JobSpec spec = std::move(*next_job_);
     next_job_ = workload_->next();
-    lifecycle_.submit(std::move(spec));
+    if (!chain_.hold(spec)) {
+      lifecycle_.submit(std::move(spec));
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "policies/builtin.hpp"
 #include "sim/config/config.hpp"
+#include "sim/core/attempt_chain.hpp"
 #include "sim/core/checkpoint_model.hpp"
 #include "sim/core/cluster_runtime.hpp"
 #include "sim/core/event_queue.hpp"
@@ -119,6 +120,7 @@ private:
   FailureProcess failures_;
   std::unique_ptr<LinkFailures> links_; ///< with a fabric
   Sampler sampler_;
+  AttemptChain chain_;
   std::optional<model::JobSpec> next_job_;
   std::vector<model::Event> events_scratch_;
   std::uint64_t instants_ = 0;

@@ -46,6 +46,9 @@ void JobLifecycle::submit(model::JobSpec spec) {
   table_.jobs.emplace(id, std::move(job));
   cluster.view.add_job(std::move(spec));
   const model::JobSpec& added = cluster.view.job(id).spec;
+  if (parts_.chain != nullptr) {
+    parts_.chain->on_submitted(added);
+  }
   if (trace_ != nullptr) {
     trace_->submit(timer_.now_s(), added);
   }
@@ -264,6 +267,9 @@ void JobLifecycle::record(const model::JobEntry& entry, JobRuntime& job, model::
   }
   log_.trace("job {} ends: {}", entry.spec.name, model::to_string(state));
   recorder_.on_job(make_job_record(entry, job, timer_.now_s(), state, reason));
+  if (parts_.chain != nullptr) {
+    parts_.chain->on_ended(entry.spec.id, timer_.now_s());
+  }
 }
 
 } // namespace acme::core

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "sim/config/faults.hpp"
+#include "sim/core/attempt_chain.hpp"
 #include "sim/core/checkpoint_model.hpp"
 #include "sim/core/cluster_runtime.hpp"
 #include "sim/core/failure_process.hpp"
@@ -39,6 +40,7 @@ public:
     Recovery* recovery = nullptr;
     TrainingTraffic* traffic = nullptr; ///< optional: layouts and the network model
     PowerMeter* power = nullptr;
+    AttemptChain* chain = nullptr; ///< optional: told of every submission and end
   };
 
   /// `launch_rng` draws the launch latencies.

@@ -52,21 +52,25 @@ constexpr bool counts_as_failed(JobState s) {
 
 /// One job as the workload describes it. Plain data: the engine keeps its run-time state elsewhere.
 struct JobSpec {
-  JobId id{};                                      ///< dense, in submission order
-  ClusterId cluster{};                             ///< the cluster it is submitted to
-  UserId user{};                                   ///< interned user name
-  JobType type = JobType::OTHER;                   ///< workload type
-  JobState final_state = JobState::COMPLETED;      ///< how the job ends when nothing else intervenes
-  std::uint32_t gpus = 0;                          ///< GPUs requested (0: CPU job)
-  std::uint32_t gpu_milli = MILLI_PER_GPU;         ///< share of each GPU; < 1000 only with gpus == 1 (a shared GPU)
-  std::uint32_t nodes = 0;                         ///< nodes requested (0: derived from gpus)
-  std::uint32_t cpus = 0;                          ///< CPU cores requested
-  double submit_time_s = 0.0;                      ///< seconds since the run's epoch
-  double duration_s = 0.0;                         ///< service time: how long it runs once started
-  double recorded_start_s = UNKNOWN_TIME_S;        ///< start time recorded by the trace, if any
-  double requested_time_s = UNKNOWN_TIME_S;        ///< wall-time limit requested, if any
-  RunId run{};                                     ///< logical run its attempts share; 0: none (own run)
-  std::uint16_t attempt = 1;                       ///< attempt number within the run, from 1
+  JobId id{};                                 ///< dense, in submission order
+  ClusterId cluster{};                        ///< the cluster it is submitted to
+  UserId user{};                              ///< interned user name
+  JobType type = JobType::OTHER;              ///< workload type
+  JobState final_state = JobState::COMPLETED; ///< how the job ends when nothing else intervenes
+  std::uint32_t gpus = 0;                     ///< GPUs requested (0: CPU job)
+  std::uint32_t gpu_milli = MILLI_PER_GPU;    ///< share of each GPU; < 1000 only with gpus == 1 (a shared GPU)
+  std::uint32_t nodes = 0;                    ///< nodes requested (0: derived from gpus)
+  std::uint32_t cpus = 0;                     ///< CPU cores requested
+  double submit_time_s = 0.0;                 ///< seconds since the run's epoch
+  double duration_s = 0.0;                    ///< service time: how long it runs once started
+  double recorded_start_s = UNKNOWN_TIME_S;   ///< start time recorded by the trace, if any
+  double requested_time_s = UNKNOWN_TIME_S;   ///< wall-time limit requested, if any
+  RunId run{};                                ///< logical run its attempts share; 0: none (own run)
+  std::uint16_t attempt = 1;                  ///< attempt number within the run, from 1
+  /// With a run: the next attempt is submitted this long after this one's predecessor in the run ends
+  /// (the engine holds it back while that one is still active; sim/core/attempt_chain.hpp); negative:
+  /// submitted at submit_time_s whatever the run's other attempts do.
+  double resubmit_delay_s = UNKNOWN_TIME_S;
   double model_params = 0.0;                       ///< model parameters (count), 0 when unknown
   std::uint32_t tp_degree = 0;                     ///< tensor-parallel degree, 0 when unknown (layout rules decide)
   std::uint32_t pp_degree = 0;                     ///< pipeline-parallel degree, 0 when unknown

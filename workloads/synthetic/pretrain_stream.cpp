@@ -80,6 +80,9 @@ GeneratedJob PretrainStream::run_attempt(const Attempt& attempt) {
     job.spec.run = model::RunId{id_of(run)};
   }
   job.spec.attempt = attempt.number;
+  if (attempt.number > 1) {
+    job.spec.resubmit_delay_s = ctx_.options->resubmit_delay_s; // after the previous attempt ends
+  }
   job.spec.model_params = run.model_params;
   return job;
 }
