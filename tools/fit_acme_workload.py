@@ -19,8 +19,10 @@ and duration bins; fit_acme_joint.py: their joint law; fit_acme_states.py: final
   * the joint law of (GPU count, duration bin) per type: iterative scaling that keeps both marginals
     and matches the type shares of GPU time and cdf_job_gpunum_b_gputime_<C>.csv; the GPU time per GPU
     job is searched around Table 2's for the value at which these curves agree (Kalos: within 3% of
-    Table 2; Seren: ~46,000 s against Table 2's 32,405 s, because the curves describe the released
-    trace, whose 450,590 jobs hold nearly all of Table 2's GPU time)
+    Table 2). Seren's curves describe the released trace (data/README.md: 450,590 of Table 2's 663,813
+    GPU jobs), so Seren generates that many GPU jobs carrying Table 2's GPU time (47,739 s per job,
+    where the GPU-time CDF agrees within 0.006); at Table 2's count the curves' jobs would carry 1.19x
+    the cluster's load
   * final state given (GPUs, duration): bar_job_state.csv (shares by count and GPU time) and the
     infrastructure shares of failed jobs in data/README.md
   * CPU jobs: cdf_job_jobtime_b_cpu_job_duration_<C>.csv, Table 2 mean run time and state rates
@@ -39,6 +41,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CLUSTERS = ["Seren", "Kalos"]
 TYPES = ["Pretrain", "SFT", "MLLM", "Eval", "Debug", "Other"]  # order of model::JobType
 CURVE_TYPE = {"Eval": "Evaluation"}  # file names spell Eval out
+RELEASED_GPU_JOBS = {"Seren": 450590}  # GPU jobs of the released trace, which the curves describe
 
 
 # ---------------------------------------------------------------------------------------------
@@ -60,7 +63,7 @@ def fit_cluster(data_dir, cluster, log):
     state_rows = {r["metric"]: {k: float(r[k + "_pct"]) / 100 for k in ("completed", "cancelled", "failed")}
                   for r in read_rows(data_dir, "bar_job_state.csv") if r["cluster"] == cluster}
 
-    gpu_jobs = int(float(summary["gpu_job_num"]))
+    gpu_jobs = RELEASED_GPU_JOBS.get(cluster, int(float(summary["gpu_job_num"])))
     max_run_s = float(summary["max_run_time_gpu"])
     table2_gt = sum(float(summary[k]) for k in ("complete_gpu_time", "cancel_gpu_time", "fail_gpu_time")) / gpu_jobs
     a_pmf, b_steps, _ = gpu_pmfs(data_dir, cluster)

@@ -42,6 +42,10 @@ struct PaperCluster {
   double median_run_s = 0.0;
   double mean_gpus = 0.0;
   double gpu_time_per_job_s = 0.0;
+  double gpu_time_s = 0.0; ///< all GPU jobs' GPU time: the cluster's load
+  /// GPU jobs the curves describe: the released trace, which holds Table 2's GPU time (data/README.md:
+  /// 450,590 of Seren's 663,813 GPU jobs; Kalos's trace is complete)
+  double released_gpu_jobs = 0.0;
   double cpu_mean_run_s = 0.0;
   double cpu_median_run_s = 0.0;
   std::array<double, END_STATES> cpu_state_pct{};

@@ -110,8 +110,11 @@ void add_table2(const ClusterStats& s, const PaperCluster& p, double volume, dou
                           pct(static_cast<double>(s.cpu_state_count(static_cast<EndState>(i))), cpu),
                           p.cpu_state_pct[i], CheckKind::POINTS, COUNT_SHARE_POINTS));
   }
-  rows.push_back(judged("GPU jobs per run (info)", static_cast<double>(s.gpu_jobs()) / replicas, p.gpu_jobs * volume,
-                        CheckKind::INFO, 0));
+  rows.push_back(judged("Table 2 GPU time of GPU jobs, GPU-s per run (the load)", s.total_gpu_time() / replicas,
+                        p.gpu_time_s * volume, CheckKind::RELATIVE, GPU_TIME_RELATIVE));
+  rows.push_back(judged("GPU jobs per run (info: the released trace's count)",
+                        static_cast<double>(s.gpu_jobs()) / replicas, p.released_gpu_jobs * volume, CheckKind::INFO,
+                        0));
   rows.push_back(judged("CPU jobs per run (info)", cpu / replicas, p.cpu_jobs * volume, CheckKind::INFO, 0));
   rows.push_back(judged("GPU time per GPU job s (info)",
                         s.total_gpu_time() / std::max(1.0, static_cast<double>(s.gpu_jobs())), p.gpu_time_per_job_s,

@@ -38,6 +38,8 @@ inline constexpr double COUNT_SHARE_POINTS = 1.5;
 inline constexpr double GPU_TIME_SHARE_POINTS = 3.0;
 inline constexpr double MEDIAN_RELATIVE = 0.15;
 inline constexpr double MEAN_RELATIVE = 0.25;
+/// The GPU time of all GPU jobs (the offered load, which queueing delay depends on most) within 10%.
+inline constexpr double GPU_TIME_RELATIVE = 0.10;
 
 /// Every row for one cluster. `volume` is the expected fraction of the paper's job counts per run
 /// (scale x days / 183); `stats` pools `replicas` runs.

@@ -74,7 +74,8 @@ TEST_CASE("workloads::synthetic: scale multiplies the arrival rate", "[workloads
   double ratio = static_cast<double>(twice.size()) / static_cast<double>(base.size());
   CHECK(ratio == Approx(2.0).epsilon(0.1));
   double per_day = static_cast<double>(twice.size()) / 6.0;
-  CHECK(per_day == Approx((663813.0 + 367737.0) / 183.0).epsilon(0.1)); // paper Table 2
+  // Seren's released trace (data/README.md: 450,590 GPU jobs) and Table 2's CPU jobs, over 183 days
+  CHECK(per_day == Approx((450590.0 + 367737.0) / 183.0).epsilon(0.1));
 }
 
 TEST_CASE("workloads::synthetic: bad workload keys stop with a located error", "[workloads][synthetic]") {
@@ -138,6 +139,6 @@ TEST_CASE("workloads::synthetic: the compiled-in parameters hold distributions a
     }
     CHECK(shares == Approx(1.0).epsilon(1e-6));
   }
-  CHECK(acme::test::preset_model("seren").gpu_jobs == 663813); // paper Table 2
+  CHECK(acme::test::preset_model("seren").gpu_jobs == 450590); // the released trace (data/README.md)
   CHECK(acme::test::preset_model("kalos").cpu_jobs == 42506);
 }
