@@ -12,7 +12,7 @@ const ParamTable<ConservativeBackfillParams>& ConservativeBackfillParams::table(
 }
 
 ConservativeBackfillScheduler::ConservativeBackfillScheduler(ConservativeBackfillParams params)
-    : QueueScheduler({params.queue_depth, params.estimator, std::nullopt, model::WaitReason::QUOTA, {}}) {}
+    : QueueScheduler({params.queue_depth, params.estimator, std::nullopt, model::WaitReason::QUOTA, {}, {}}) {}
 
 ArrivalsRound ConservativeBackfillScheduler::on_arrivals(const model::ClusterView&,
                                                          const std::vector<QueueKey>& arrivals) {

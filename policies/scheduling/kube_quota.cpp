@@ -17,7 +17,7 @@ const ParamTable<KubeQuotaParams>& KubeQuotaParams::table() {
 }
 
 KubeQuotaScheduler::KubeQuotaScheduler(KubeQuotaParams params)
-    : QueueScheduler({params.queue_depth, EstimatorParams{}, params.quota, model::WaitReason::QUOTA, {}})
+    : QueueScheduler({params.queue_depth, EstimatorParams{}, params.quota, model::WaitReason::QUOTA, {}, {}})
     , params_(std::move(params))
     , queues_(params_.quota, params_.strict_fifo) {}
 

@@ -49,7 +49,7 @@ const ParamTable<LasParams>& LasParams::table() {
 }
 
 LasScheduler::LasScheduler(LasParams params)
-    : QueueScheduler({params.queue_depth, EstimatorParams{}, std::nullopt, model::WaitReason::QUOTA, {}})
+    : QueueScheduler({params.queue_depth, EstimatorParams{}, std::nullopt, model::WaitReason::QUOTA, {}, {}})
     , params_(std::move(params))
     , by_level_(params_.thresholds_gpu_s.size() + 1) {}
 

@@ -10,6 +10,7 @@ QueueSchedulerConfig skeleton_config(const OrderedSchedulerConfig& config) {
   c.depth = config.depth;
   c.estimator = config.estimator;
   c.quota = config.quota;
+  c.limits = config.limits;
   c.cadence = config.cadence;
   c.cadence.event_depth = config.depth;
   return c;
@@ -131,6 +132,10 @@ Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, 
   if (admit == Admission::BLOCKED) {
     quota_held_ = true;
     hold(quota_wait());
+    return Step::SKIPPED;
+  }
+  if (auto limit = limit_hold(job)) {
+    hold(*limit); // as in Slurm, a job a limit holds does not block the jobs behind it
     return Step::SKIPPED;
   }
   auto not_now = [&] { return admit == Admission::OWNED && try_preempt(entry, out) ? Step::PREEMPTED : Step::WAITING; };

@@ -34,6 +34,7 @@ struct OrderedSchedulerConfig {
   CadenceParams cadence; ///< Slurm's pass cadence (none by default)
   EstimatorParams estimator;
   std::optional<QuotaParams> quota; ///< quota admission, borrowing and reclaim
+  LimitParams limits;               ///< QoS and association limits
 };
 
 /// One ordered GPU queue scanned at most `depth` jobs deep per pass, with a backfill mode and optional

@@ -11,6 +11,7 @@ const ParamTable<PrioritySchedulerParams>& PrioritySchedulerParams::table() {
                                      .add(backfill_param(&P::backfill))
                                      .add(queue_depth_param(&P::queue_depth))
                                      .include(&P::cadence, CadenceParams::table())
+                                     .include(&P::limits, LimitParams::table())
                                      .include(&P::estimator, EstimatorParams::table());
   return t;
 }
@@ -22,6 +23,7 @@ OrderedSchedulerConfig PrioritySchedulerParams::to_config() const {
   c.backfill = backfill;
   c.depth = queue_depth;
   c.cadence = cadence;
+  c.limits = limits;
   c.estimator = estimator;
   return c;
 }

@@ -8,7 +8,11 @@ namespace acme::policies {
 QueueScheduler::QueueScheduler(QueueSchedulerConfig config)
     : estimator_(config.estimator)
     , config_(std::move(config))
-    , cadence_(config_.cadence) {}
+    , cadence_(config_.cadence) {
+  if (config_.limits.any()) {
+    limits_.emplace(config_.limits);
+  }
+}
 
 std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Event> events,
                                                        const model::ClusterView& cluster) {
@@ -56,6 +60,9 @@ void QueueScheduler::job_ended(const model::JobEnded& ended, const model::Cluste
   if (auto job = running_.remove(ended.job)) {
     if (quota_) {
       quota_->on_stop(*job);
+    }
+    if (limits_) {
+      limits_->on_stop(*job);
     }
     on_job_stopped(*job, ended.cause);
     if (ended.cause == model::EndCause::WORKLOAD && job->milli > 0) {
@@ -145,7 +152,7 @@ bool QueueScheduler::try_preempt(const model::JobEntry& entry, std::vector<model
 }
 
 bool QueueScheduler::reject_if_never_admitted(const model::JobSpec& job, std::vector<model::Decision>& out) {
-  if (!quota_ || quota_->can_ever_run(job)) {
+  if ((!quota_ || quota_->can_ever_run(job)) && (!limits_ || limits_->can_ever_run(job))) {
     return false;
   }
   dequeue(job.id);
@@ -212,6 +219,9 @@ void QueueScheduler::start(const model::JobEntry& entry, model::Placement placem
   dequeue(job.id);
   if (quota_) {
     quota_->on_start(job);
+  }
+  if (limits_) {
+    limits_->on_start(job);
   }
   on_job_started(*running_.find(job.id));
   if (claimant_ == job.id) {

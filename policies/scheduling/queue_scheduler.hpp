@@ -9,6 +9,7 @@
 
 #include "policies/estimators/runtime_estimator.hpp"
 #include "policies/scheduling/job_queue.hpp"
+#include "policies/scheduling/limit_book.hpp"
 #include "policies/scheduling/pass_cadence.hpp"
 #include "policies/scheduling/pass_queue.hpp"
 #include "policies/scheduling/quota_book.hpp"
@@ -67,6 +68,7 @@ struct QueueSchedulerConfig {
   std::optional<QuotaParams> quota; ///< GPU quotas: admission, rejection of jobs they never admit, reclaim
   model::WaitReason quota_wait = model::WaitReason::QUOTA; ///< what a job the quotas hold back waits for
   CadenceParams cadence; ///< when passes run (none: a full pass at every event); event_depth is `depth`
+  LimitParams limits;    ///< Slurm's QoS and association limits (none by default)
 };
 
 /// The skeleton of every queue-based scheduler. It turns events into queue changes, serves CPU jobs
@@ -136,6 +138,10 @@ protected:
   bool reject_if_never_admitted(const model::JobSpec& job, std::vector<model::Decision>& out);
   /// How the job would run under the quotas right now (OWNED without quotas).
   Admission admission(const model::JobSpec& job) const;
+  /// The QoS or association limit that holds the job back now, if any (LimitParams).
+  std::optional<model::WaitReason> limit_hold(const model::JobSpec& job) const {
+    return limits_ ? limits_->holds(job) : std::nullopt;
+  }
   /// Tries to place `entry` on the round's free resources without starting it.
   std::optional<model::Placement> try_place(const model::JobEntry& entry);
   /// try_place, unless a whole-GPU job at least as large did not fit earlier in this pass (a fractional
@@ -190,6 +196,7 @@ private:
 
   QueueSchedulerConfig config_;
   std::optional<QuotaBook> quota_;
+  std::optional<LimitBook> limits_;
   JobQueue cpu_queue_;
   std::map<model::JobId, double> preempting_; ///< victim -> when its preemption was asked
   /// A job that preemptions were issued for: served first until it starts (its victims' GPUs are its).

@@ -28,6 +28,7 @@ const ParamTable<QuotaSchedulerParams>& QuotaSchedulerParams::table() {
                                      .add(backfill_param(&P::backfill))
                                      .add(queue_depth_param(&P::queue_depth))
                                      .include(&P::cadence, CadenceParams::table())
+                                     .include(&P::limits, LimitParams::table())
                                      .include(&P::priority, PriorityParams::table())
                                      .include(&P::estimator, EstimatorParams::table())
                                      .check(check_order_keys);
@@ -43,6 +44,7 @@ OrderedSchedulerConfig QuotaSchedulerParams::to_config() const {
   c.cadence = cadence;
   c.estimator = estimator;
   c.quota = quota;
+  c.limits = limits;
   return c;
 }
 

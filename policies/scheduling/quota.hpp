@@ -19,6 +19,7 @@ struct QuotaSchedulerParams {
   BackfillMode backfill = BackfillMode::EASY;
   std::uint32_t queue_depth = DEFAULT_QUEUE_DEPTH;
   CadenceParams cadence; ///< Slurm's pass cadence (sched_interval, bf_interval, ...; none by default)
+  LimitParams limits;    ///< Slurm's QoS and association limits (none by default)
   EstimatorParams estimator;
 
   static const ParamTable<QuotaSchedulerParams>& table();

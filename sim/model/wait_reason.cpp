@@ -16,7 +16,9 @@ std::string_view to_string(WaitReason reason) {
                                                                             "Preemption",
                                                                             "SchedulerQueue",
                                                                             "ImagePull",
-                                                                            "PodStart"};
+                                                                            "PodStart",
+                                                                            "AssocGrpGRES",
+                                                                            "AssocMaxJobsLimit"};
   return NAMES[static_cast<std::size_t>(reason)];
 }
 

@@ -23,11 +23,14 @@ enum class WaitReason : std::uint8_t {
   SCHEDULER_QUEUE,         ///< admitted, waiting for the pod scheduler to bind its pods (kube-scheduler)
   IMAGE_PULL,              ///< allocated: pulling its container image on a node that has not run it
   POD_START,               ///< allocated: its pods are starting (container creation)
+  ASSOC_GRP_GPUS,          ///< its user holds the association's GrpTRES GPUs (Slurm "AssocGrpGRES")
+  ASSOC_MAX_JOBS,          ///< its user runs the association's MaxJobs (Slurm "AssocMaxJobsLimit")
 };
-inline constexpr std::size_t WAIT_REASON_COUNT = 12;
+inline constexpr std::size_t WAIT_REASON_COUNT = 14;
 
 /// "None", "Priority", "Resources", "QOSMaxJobsPerUserLimit", "QOSMaxGRESPerUser", "QOSGrpGRES",
-/// "PartitionConfig", "Quota", "Preemption", "SchedulerQueue", "ImagePull", "PodStart"
+/// "PartitionConfig", "Quota", "Preemption", "SchedulerQueue", "ImagePull", "PodStart", "AssocGrpGRES",
+/// "AssocMaxJobsLimit"
 std::string_view to_string(WaitReason reason);
 
 } // namespace acme::model
