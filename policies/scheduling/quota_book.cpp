@@ -22,10 +22,39 @@ void check_quota_keys(const config::Node& node, const QuotaParams& p) {
         node["quotas"].fail("expected whole numbers of GPUs");
       }
     }
+    for (double limit : p.borrowing_limit_gpus) {
+      if (limit >= 0.0 && limit != std::floor(limit)) {
+        node["borrowing_limit"].fail("expected whole numbers of GPUs");
+      }
+    }
+  } else if (node["borrowing_limit"].is_defined()) {
+    node["borrowing_limit"].fail("borrowing limits are per job type; expected group_by: type");
   } else if (node["quotas"].is_defined()) {
     node["quotas"].fail("per-user quotas by name are not supported (policies see anonymous user ids); "
                         "expected user_quota: the GPUs every user owns");
   }
+}
+
+/// Only the limited types are shown: "{eval: 32}"; "{}" when none is.
+std::string show_limits(const std::vector<double>& limits) {
+  std::string out;
+  for (model::JobType type : model::ALL_JOB_TYPES) {
+    double v = limits[static_cast<std::size_t>(type)];
+    if (v >= 0.0) {
+      out += std::string(out.empty() ? "" : ", ") + std::string(job_type_key(type)) + ": " + format_number(v);
+    }
+  }
+  return "{" + out + "}";
+}
+
+Param<QuotaParams> borrowing_limit_param() {
+  return {"borrowing_limit",
+          "GPUs a job type may hold beyond its quota in all (Kueue borrowingLimit), e.g. {eval: 32}; unlisted "
+          "types: no limit",
+          [](const config::Node& map, QuotaParams& p) {
+            read_type_map(map, p.borrowing_limit_gpus, Bounds{0.0, static_cast<double>(model::limits::MAX_COUNT)});
+          },
+          [](const QuotaParams& p) { return show_limits(p.borrowing_limit_gpus); }};
 }
 
 } // namespace
@@ -42,7 +71,8 @@ const ParamTable<QuotaParams>& QuotaParams::table() {
           flag_param("borrowing", &P::borrowing,
                      "jobs beyond their quota may use reserved GPUs their owners leave idle"),
           flag_param("reclaim", &P::reclaim,
-                     "an owner that cannot fit preempts borrowers back to the unreserved capacity")}
+                     "an owner that cannot fit preempts borrowers back to the unreserved capacity"),
+          borrowing_limit_param()}
           .check(check_quota_keys);
   return t;
 }
@@ -80,12 +110,23 @@ std::uint64_t QuotaBook::borrow_limit_milli() const {
   return total_milli_ > owned_total_ ? total_milli_ - owned_total_ : 0;
 }
 
+bool QuotaBook::within_borrowing_limit(std::uint64_t group, std::uint64_t need) const {
+  if (params_.group_by != QuotaGroupBy::TYPE || params_.borrowing_limit_gpus[group] < 0.0) {
+    return true;
+  }
+  auto it = borrowed_by_group_.find(group);
+  std::uint64_t borrowed = it == borrowed_by_group_.end() ? 0 : it->second;
+  return borrowed + need <= static_cast<std::uint64_t>(params_.borrowing_limit_gpus[group]) * model::MILLI_PER_GPU;
+}
+
 Admission QuotaBook::classify(const model::JobSpec& job) const {
   std::uint64_t need = job_milli(job);
-  if (owned_milli(job) + need <= quota_milli(group_of(job.type, job.user))) {
+  std::uint64_t group = group_of(job.type, job.user);
+  if (owned_milli(job) + need <= quota_milli(group)) {
     return Admission::OWNED;
   }
-  return borrowed_milli_ + need <= borrow_limit_milli() ? Admission::BORROWED : Admission::BLOCKED;
+  return borrowed_milli_ + need <= borrow_limit_milli() && within_borrowing_limit(group, need) ? Admission::BORROWED
+                                                                                               : Admission::BLOCKED;
 }
 
 bool QuotaBook::owner_room() const {
@@ -124,8 +165,13 @@ void QuotaBook::on_dequeued(model::JobId job) {
 
 bool QuotaBook::can_ever_run(const model::JobSpec& job) const {
   std::uint64_t need = job_milli(job);
-  if (need <= quota_milli(group_of(job.type, job.user))) {
+  std::uint64_t group = group_of(job.type, job.user);
+  if (need <= quota_milli(group)) {
     return true;
+  }
+  if (params_.group_by == QuotaGroupBy::TYPE && params_.borrowing_limit_gpus[group] >= 0.0 &&
+      need > static_cast<std::uint64_t>(params_.borrowing_limit_gpus[group]) * model::MILLI_PER_GPU) {
+    return false;
   }
   return params_.borrowing ? need <= total_milli_ : need <= unreserved_milli_;
 }
@@ -138,13 +184,15 @@ void QuotaBook::on_start(const RunningJob& job) {
     owned_total_ += job.milli;
     return;
   }
-  borrowers_.emplace(job.id, job.milli);
+  borrowers_.emplace(job.id, std::pair{job.milli, group});
+  borrowed_by_group_[group] += job.milli;
   borrowed_milli_ += job.milli;
 }
 
 void QuotaBook::on_stop(const RunningJob& job) {
   if (auto it = borrowers_.find(job.id); it != borrowers_.end()) {
-    borrowed_milli_ -= it->second;
+    borrowed_milli_ -= it->second.first;
+    borrowed_by_group_[it->second.second] -= it->second.first;
     borrowers_.erase(it);
     return;
   }

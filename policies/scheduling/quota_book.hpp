@@ -28,8 +28,13 @@ struct QuotaParams {
   std::uint32_t default_quota_gpus = 0; ///< every user's quota (group_by user)
   bool borrowing = true;
   bool reclaim = true;
+  /// Per job type (group_by type): GPUs its jobs may hold beyond its quota in all (Kueue's
+  /// borrowingLimit); negative: no limit but the cluster's.
+  std::vector<double> borrowing_limit_gpus = std::vector<double>(model::JOB_TYPE_COUNT, NO_BORROWING_LIMIT);
 
-  /// group_by, quotas or user_quota, borrowing, reclaim.
+  static constexpr double NO_BORROWING_LIMIT = -1.0;
+
+  /// group_by, quotas or user_quota, borrowing, reclaim, borrowing_limit.
   static const ParamTable<QuotaParams>& table();
 };
 
@@ -83,7 +88,11 @@ private:
   std::uint64_t unreserved_milli_ = 0;
   std::unordered_map<std::uint64_t, std::uint64_t> owned_by_group_;
   std::uint64_t owned_total_ = 0;
-  std::unordered_map<model::JobId, std::uint64_t> borrowers_;
+  /// Whether the group may borrow `need` more under its borrowing limit.
+  bool within_borrowing_limit(std::uint64_t group, std::uint64_t need) const;
+
+  std::unordered_map<model::JobId, std::pair<std::uint64_t, std::uint64_t>> borrowers_; ///< job -> GPUs, group
+  std::unordered_map<std::uint64_t, std::uint64_t> borrowed_by_group_;
   std::uint64_t borrowed_milli_ = 0;
   /// Queued jobs of the groups with a quota: group and GPUs per job, and each group's GPUs per job.
   std::unordered_map<model::JobId, std::pair<std::uint64_t, std::uint64_t>> queued_;

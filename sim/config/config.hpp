@@ -67,6 +67,20 @@ enum class ClusterKind : std::uint8_t {
   HPC, ///< N identical nodes of P processors (classic HPC logs, SWF); one processor is one GPU slot
 };
 
+/// Kubernetes' path from admission to running pods (a cluster's `pods:`; all off by default): the
+/// scheduler's binding throughput and container image pulls on nodes that have not run the image.
+struct PodConfig {
+  double bind_rate_per_s = 0.0;      ///< pods kube-scheduler binds per second (0: at once)
+  double image_bytes = 0.0;          ///< median container image (0: no pulls)
+  double image_size_sigma = 0.0;     ///< lognormal spread (of the log) of image sizes across images
+  double pull_bw_Bps = 0.0;          ///< one node's pull from the registry
+  double registry_bw_Bps = 0.0;      ///< the registry in all, shared by the nodes of one job pulling at once
+  std::uint32_t images_per_user = 1; ///< distinct images a user's jobs run (by job type)
+  std::uint32_t cache_images = 1;    ///< images a node keeps (least recently used evicted)
+
+  bool pulls() const { return image_bytes > 0.0; }
+};
+
 struct ClusterConfig {
   std::string name;
   Location where; ///< of the cluster's entry, for later errors
@@ -88,6 +102,7 @@ struct ClusterConfig {
   PolicySpec placement;
   PolicySpec power;                   ///< which nodes to power off and on (`policies.power`; default: none)
   model::Distribution launch_latency; ///< from allocation to start (Kubernetes pod start); default 0
+  PodConfig pods;                     ///< binding throughput and image pulls before the pod start
 
   /// GPUs (hpc: processors) of the whole cluster.
   std::uint32_t total_gpus() const;

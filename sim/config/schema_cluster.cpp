@@ -13,6 +13,7 @@
 #include "sim/config/cluster_nodes.hpp"
 #include "sim/config/config.hpp"
 #include "sim/config/distribution_parse.hpp"
+#include "sim/config/schema_pods.hpp"
 #include "sim/model/cluster_name.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
@@ -46,7 +47,8 @@ const std::vector<std::string> CLUSTER_KEYS = {"name",
                                                "network",
                                                "storage",
                                                "policies",
-                                               "launch_latency"};
+                                               "launch_latency",
+                                               "pods"};
 const std::vector<std::string> CLUSTER_KINDS = {"gpu", "hpc"};
 
 ClusterKind parse_kind(const Node& node) {
@@ -176,6 +178,7 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
   if (Node latency = node["launch_latency"]; latency.is_defined()) {
     c.launch_latency = parse_duration_distribution(latency);
   }
+  c.pods = parse_pods(node["pods"]);
   return c;
 }
 

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -9,6 +10,7 @@
 
 #include "policies/scheduling/scheduler.hpp"
 #include "sim/core/job_runtime.hpp"
+#include "sim/core/pod_launch.hpp"
 #include "sim/model/cluster_view.hpp"
 #include "sim/model/distribution.hpp"
 #include "sim/model/event.hpp"
@@ -26,6 +28,7 @@ struct ClusterRuntime {
   double woken_at_s = -std::numeric_limits<double>::infinity(); ///< the last instant it was called for one
   std::vector<std::vector<model::JobId>> jobs_on_node;          ///< running jobs with a share on each node
   model::Distribution launch_latency;                           ///< allocation to start (e.g. Kubernetes pod start)
+  std::optional<PodLaunch> pods;                                ///< binding and image pulls before the start, if any
   double storage_bw_Bps = 0.0;
   double storage_nic_bw_Bps = 0.0; ///< per node
 };

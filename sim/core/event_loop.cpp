@@ -51,6 +51,9 @@ JobTable make_table(const LoopSetup& setup) {
     runtime.scheduler->set_placement(setup.registries->placements.create(cc.placement, context));
     runtime.jobs_on_node.resize(cc.nodes);
     runtime.launch_latency = cc.launch_latency;
+    if (PodLaunch pods(cc.pods, cc.nodes, cfg.seed, cc.name); pods.enabled()) {
+      runtime.pods.emplace(std::move(pods));
+    }
     runtime.storage_bw_Bps = cc.storage.bw_Bps;
     runtime.storage_nic_bw_Bps = setup.storage_nic_bw_Bps.at(c);
     table.clusters.push_back(std::move(runtime));

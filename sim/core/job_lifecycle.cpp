@@ -133,13 +133,23 @@ void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& sta
   ++job.accounting.attempts;
   allocate(cluster, start.job, job);
   job.enter(JobStage::STARTING, timer_.now_s());
+  double now_s = timer_.now_s();
+  PodTimes pods = cluster.pods ? cluster.pods->start(cluster.view.job(start.job).spec, start.placement, now_s)
+                               : PodTimes{now_s, now_s};
+  job.pods_bound_s = pods.bound_s;
+  job.image_pulled_s = pods.pulled_s;
   double latency = cluster.launch_latency.sample(launch_rng_);
-  if (latency > 0.0) {
-    job.accounting.note_wait(timer_.now_s(), model::WaitReason::POD_START); // allocated, pods starting
-    timer_.schedule(timer_.now_s() + latency, JobLaunched{start.job, job.generation});
-  } else {
+  double launch_s = pods.pulled_s + latency;
+  if (launch_s <= now_s) {
     on_launched(start.job, job);
+    return;
   }
+  // Allocated: waiting for the binder, then the image, then the pod start (on_launched notes the rest).
+  model::WaitReason first = pods.bound_s > now_s    ? model::WaitReason::SCHEDULER_QUEUE
+                            : pods.pulled_s > now_s ? model::WaitReason::IMAGE_PULL
+                                                    : model::WaitReason::POD_START;
+  job.accounting.note_wait(now_s, first);
+  timer_.schedule(launch_s, JobLaunched{start.job, job.generation});
 }
 
 void JobLifecycle::allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime& job) {
@@ -166,7 +176,14 @@ void JobLifecycle::allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime
 }
 
 void JobLifecycle::on_launched(model::JobId id, JobRuntime& job) {
-  job.accounting.end_wait(timer_.now_s());
+  double now_s = timer_.now_s();
+  if (job.pods_bound_s < job.image_pulled_s) {
+    job.accounting.note_wait(std::min(job.pods_bound_s, now_s), model::WaitReason::IMAGE_PULL);
+  }
+  if (job.image_pulled_s < now_s) {
+    job.accounting.note_wait(job.image_pulled_s, model::WaitReason::POD_START);
+  }
+  job.accounting.end_wait(now_s);
   if (job.accounting.first_start_s == model::UNKNOWN_TIME_S) {
     job.accounting.first_start_s = timer_.now_s();
   }

@@ -135,3 +135,29 @@ TEST_CASE("policies::quota: in strict order a job the quotas hold blocks the bor
     REQUIRE(d->record(3).starts == std::vector<double>{0});
   }
 }
+
+TEST_CASE("policies::quota: a borrowing limit caps what a type holds beyond its quota", "[policies][quota]") {
+  for (const char* policy : {"quota", "kube_quota"}) {
+    INFO(policy);
+    Driver d(test::make_shape(4, 8), test::make_scheduler(std::string("{name: ") + policy +
+                                                          ", quotas: {pretrain: 16}, borrowing_limit: {eval: 3}}"));
+    for (std::uint64_t id = 1; id <= 5; ++id) {
+      d.add(make_job(id, 1, 0, 100, JobType::EVAL));
+    }
+    d.add(make_job(6, 4, 0, 100, JobType::SFT)); // other types: no limit
+    d.run_until(0);
+    CHECK(d.record(3).starts == std::vector<double>{0});
+    CHECK(d.record(4).starts.empty()); // a fourth borrowed GPU for evaluation
+    CHECK(d.record(4).reason == model::WaitReason::QUOTA);
+    CHECK(d.record(6).starts == std::vector<double>{0});
+    REQUIRE(d.run_to_end());
+    CHECK(d.record(4).starts == std::vector<double>{100});
+    CHECK(d.record(5).starts == std::vector<double>{100});
+  }
+  Driver wide(test::make_shape(4, 8), test::make_scheduler("{name: quota, borrowing_limit: {eval: 2}}"));
+  wide.add(make_job(1, 4, 0, 100, JobType::EVAL)); // can never fit under the limit
+  REQUIRE(wide.run_to_end());
+  CHECK(wide.record(1).rejected);
+  CHECK_THROWS_WITH(test::make_scheduler("{name: quota, borrowing_limit: {eval: 2.5}}"),
+                    Catch::Contains("borrowing_limit: expected whole numbers of GPUs"));
+}
