@@ -55,6 +55,9 @@ constexpr int STATUS_CANCELLED = 5;
 }
 
 std::optional<model::JobState> state_of(double status) {
+  if (!(status >= -1.0 && status <= STATUS_CANCELLED) || status != std::floor(status)) {
+    return std::nullopt; // not a status code (also keeps the conversion to int defined)
+  }
   switch (static_cast<int>(status)) {
   case STATUS_COMPLETED:
   case STATUS_PARTIAL_CONTINUED:
