@@ -29,6 +29,8 @@ void check_quota_keys(const config::Node& node, const QuotaParams& p) {
     }
   } else if (node["borrowing_limit"].is_defined()) {
     node["borrowing_limit"].fail("borrowing limits are per job type; expected group_by: type");
+  } else if (node["quota_of"].is_defined()) {
+    node["quota_of"].fail("quota_of maps job types; expected group_by: type");
   } else if (node["quotas"].is_defined()) {
     node["quotas"].fail("per-user quotas by name are not supported (policies see anonymous user ids); "
                         "expected user_quota: the GPUs every user owns");
@@ -57,6 +59,39 @@ Param<QuotaParams> borrowing_limit_param() {
           [](const QuotaParams& p) { return show_limits(p.borrowing_limit_gpus); }};
 }
 
+std::string show_quota_of(const QuotaParams& p) {
+  std::string out;
+  for (model::JobType type : model::ALL_JOB_TYPES) {
+    model::JobType to = p.quota_of[static_cast<std::size_t>(type)];
+    if (to != type) {
+      out +=
+          std::string(out.empty() ? "" : ", ") + std::string(job_type_key(type)) + ": " + std::string(job_type_key(to));
+    }
+  }
+  return "{" + out + "}";
+}
+
+Param<QuotaParams> quota_of_param() {
+  return {"quota_of",
+          "job types that run in another type's quota (group_by type), e.g. {debug: pretrain}; unlisted types: "
+          "their own",
+          [](const config::Node& map, QuotaParams& p) {
+            map.expect_map();
+            map.expect_keys(job_type_keys());
+            for (const auto& name : map.keys()) {
+              config::Node value = map[name];
+              auto to = job_type_from_key(value.as_string());
+              if (!to) {
+                value.fail("unknown job type \"" + value.as_string() +
+                           "\"; expected one of: pretrain, sft, mllm, eval, "
+                           "debug, other");
+              }
+              p.quota_of[static_cast<std::size_t>(*job_type_from_key(name))] = *to;
+            }
+          },
+          show_quota_of};
+}
+
 } // namespace
 
 const ParamTable<QuotaParams>& QuotaParams::table() {
@@ -72,7 +107,8 @@ const ParamTable<QuotaParams>& QuotaParams::table() {
                      "jobs beyond their quota may use reserved GPUs their owners leave idle"),
           flag_param("reclaim", &P::reclaim,
                      "an owner that cannot fit preempts borrowers back to the unreserved capacity"),
-          borrowing_limit_param()}
+          borrowing_limit_param(),
+          quota_of_param()}
           .check(check_quota_keys);
   return t;
 }

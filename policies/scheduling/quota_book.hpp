@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -33,6 +34,9 @@ struct QuotaParams {
   std::vector<double> borrowing_limit_gpus = std::vector<double>(model::JOB_TYPE_COUNT, NO_BORROWING_LIMIT);
 
   static constexpr double NO_BORROWING_LIMIT = -1.0;
+  /// Per job type (group_by type): the type whose quota its jobs run in (`quota_of: {debug: pretrain}`:
+  /// a team's debug runs count against its reservation); by default its own.
+  std::array<model::JobType, model::JOB_TYPE_COUNT> quota_of = model::ALL_JOB_TYPES;
 
   /// group_by, quotas or user_quota, borrowing, reclaim, borrowing_limit.
   static const ParamTable<QuotaParams>& table();
@@ -76,7 +80,9 @@ public:
   std::uint64_t owned_milli(const model::JobSpec& job) const;
   std::uint64_t group_of(model::JobType type, model::UserId user) const { return group_key(params_, type, user); }
   static std::uint64_t group_key(const QuotaParams& params, model::JobType type, model::UserId user) {
-    return params.group_by == QuotaGroupBy::TYPE ? static_cast<std::uint64_t>(type) : model::to_index(user);
+    return params.group_by == QuotaGroupBy::TYPE
+               ? static_cast<std::uint64_t>(params.quota_of[static_cast<std::size_t>(type)])
+               : model::to_index(user);
   }
   std::uint64_t quota_milli(std::uint64_t group) const;
 

@@ -161,3 +161,20 @@ TEST_CASE("policies::quota: a borrowing limit caps what a type holds beyond its 
   CHECK_THROWS_WITH(test::make_scheduler("{name: quota, borrowing_limit: {eval: 2.5}}"),
                     Catch::Contains("borrowing_limit: expected whole numbers of GPUs"));
 }
+
+TEST_CASE("policies::quota: quota_of runs a type's jobs in another type's quota", "[policies][quota]") {
+  Driver d(test::make_shape(4, 8), test::make_scheduler("{name: quota, quotas: {pretrain: 24}, borrowing: false, "
+                                                        "quota_of: {debug: pretrain}, order: fifo}"));
+  d.add(make_job(1, 8, 0, 100, JobType::PRETRAIN));
+  d.add(make_job(2, 16, 0, 100, JobType::DEBUG)); // inside pretraining's 24 with job 1
+  d.add(make_job(3, 16, 0, 100, JobType::DEBUG)); // beyond them and the 8 unreserved GPUs: waits
+  d.add(make_job(4, 8, 0, 100, JobType::SFT));    // the 8 unreserved GPUs
+  d.run_until(0);
+  CHECK(d.record(2).starts == std::vector<double>{0});
+  CHECK(d.record(3).starts.empty());
+  CHECK(d.record(4).starts == std::vector<double>{0});
+  REQUIRE(d.run_to_end());
+  CHECK(d.record(3).starts == std::vector<double>{100});
+  CHECK_THROWS_WITH(test::make_scheduler("{name: quota, quota_of: {debug: pretrian}}"),
+                    Catch::Contains("unknown job type \"pretrian\""));
+}
