@@ -182,18 +182,48 @@ void PriorityIndex::update_head(Seq& seq) {
   }
 }
 
-void PriorityIndex::update_frontier(Seq& seq) {
-  if (seq.frontier) {
-    frontier_.erase(*seq.frontier);
-    seq.frontier.reset();
+namespace {
+/// Orders frontier_ as a min-heap on the key.
+struct AfterKey {
+  template <class Entry>
+  bool operator()(const Entry& a, const Entry& b) const {
+    return b.first < a.first;
   }
+};
+} // namespace
+
+void PriorityIndex::update_frontier(Seq& seq) {
+  seq.frontier.reset(); // its entry in frontier_, if any, is stale from now on
   if (!cursor_ || !seq.head || *cursor_ < *seq.head) {
     return; // no pass, or the sequence's head is still ahead of it
   }
   auto it = seq.jobs.upper_bound(relative_to(seq, *cursor_));
   if (it != seq.jobs.end()) {
     seq.frontier = global_key(seq, *it);
-    frontier_.emplace(*seq.frontier, &seq);
+    seq.frontier_at = it;
+    frontier_.emplace_back(*seq.frontier, &seq);
+    std::push_heap(frontier_.begin(), frontier_.end(), AfterKey{});
+  }
+}
+
+void PriorityIndex::step_frontier(Seq& seq, std::set<Key>::iterator at) {
+  seq.frontier.reset();
+  if (++at != seq.jobs.end()) {
+    seq.frontier = global_key(seq, *at);
+    seq.frontier_at = at;
+    frontier_.emplace_back(*seq.frontier, &seq);
+    std::push_heap(frontier_.begin(), frontier_.end(), AfterKey{});
+  }
+}
+
+void PriorityIndex::drop_stale_frontier() {
+  while (!frontier_.empty()) {
+    const auto& [key, seq] = frontier_.front();
+    if (seq->frontier && *seq->frontier == key) {
+      return;
+    }
+    std::pop_heap(frontier_.begin(), frontier_.end(), AfterKey{});
+    frontier_.pop_back();
   }
 }
 
@@ -215,15 +245,18 @@ void PriorityIndex::reposition(const Key& key) {
 
 std::optional<QueueKey> PriorityIndex::advance() {
   auto head = cursor_ ? heads_.upper_bound(*cursor_) : heads_.begin();
-  auto front = frontier_.begin();
-  bool from_head = head != heads_.end() && (front == frontier_.end() || head->first < front->first);
-  if (!from_head && front == frontier_.end()) {
+  drop_stale_frontier();
+  bool any_front = !frontier_.empty();
+  bool from_head = head != heads_.end() && (!any_front || head->first < frontier_.front().first);
+  if (!from_head && !any_front) {
     end_pass();
     return std::nullopt;
   }
-  auto [key, seq] = from_head ? *head : *front;
+  std::pair<Key, Seq*> next = from_head ? std::pair<Key, Seq*>{head->first, head->second} : frontier_.front();
+  auto [key, seq] = next;
   cursor_ = key;
-  update_frontier(*seq); // only this sequence's first job after the cursor changed
+  // Only this sequence's first job after the cursor changed: the one after the job just reached.
+  step_frontier(*seq, from_head ? seq->jobs.begin() : seq->frontier_at);
   return to_queue_key(key);
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 #include "policies/scheduling/pass_queue.hpp"
 #include "sim/model/ids.hpp"
@@ -89,8 +90,9 @@ private:
   struct Seq {
     std::set<Key> jobs;
     std::int64_t offset = 0;
-    std::optional<Key> head;     ///< its entry in heads_
-    std::optional<Key> frontier; ///< its entry in frontier_
+    std::optional<Key> head;             ///< its entry in heads_
+    std::optional<Key> frontier;         ///< its entry in frontier_
+    std::set<Key>::iterator frontier_at; ///< the job of `frontier` in `jobs` (valid while frontier is set)
   };
   struct User {
     std::int64_t term = 0;
@@ -122,6 +124,8 @@ private:
   void move_phase(UnitSet& from, std::int64_t last_unit);
   void update_head(Seq& seq);
   void update_frontier(Seq& seq);
+  /// The pass moved onto the job `at` of `seq`: its frontier becomes the job after it.
+  void step_frontier(Seq& seq, std::set<Key>::iterator at);
   void rebuild_heads();
   void end_pass();
   void reposition(const Key& key);
@@ -138,9 +142,12 @@ private:
   std::map<Key, Seq*> heads_;                     ///< first job of every non-empty sequence
   // The pass: cursor_ is the job it examines. A sequence whose head is not after the cursor has its
   // first job after the cursor in frontier_; the next job is the least of frontier_ and the heads after
-  // the cursor.
+  // the cursor. frontier_ is a min-heap (no allocation per step); an entry whose sequence has moved on
+  // (its key is no longer the sequence's frontier) is stale and skipped when it comes to the top.
   std::optional<Key> cursor_;
-  std::map<Key, Seq*> frontier_;
+  std::vector<std::pair<Key, Seq*>> frontier_;
+  /// Drops stale entries from the top of frontier_.
+  void drop_stale_frontier();
 };
 
 } // namespace acme::policies
