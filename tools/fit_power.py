@@ -12,7 +12,9 @@ is what remains:
 made monotone and read at 0, 10, ..., 100%.
 
 usage: tools/fit_power.py RUN_DIR [--cluster seren] [--data data/acme]
-RUN_DIR holds the summary.json of `acme-sim run configs/acme.yaml` (power: none).
+RUN_DIR holds the summary.json of a run at the load of the paper's samples, as `acme-sim validate power`
+makes it (the DCGM samples are of August, busier than the trace's average):
+  acme-sim run configs/acme.yaml -o RUN_DIR --set workload.preset=seren --set workload.scale=1.218
 """
 
 import argparse

@@ -3,8 +3,10 @@
 // `acme-sim run` in its own process; the reference numbers and their sources are in
 // validate/power/reference.yaml.
 //
-// 1. Per-GPU power of the default run (CONFIG; default: the embedded configs/acme.yaml, 183 days), every
-//    GPU's draw weighted by time, against the authors' DCGM samples (pkl_{seren,kalos}_gpu_power_W.csv):
+// 1. Per-GPU power of each cluster at the load of the samples (CONFIG, default: the embedded
+//    configs/acme.yaml, 183 days, the cluster alone with its arrival rate scaled to the samples' busy
+//    share; run_at_sampled_load), every GPU's draw weighted by time, against the authors' DCGM samples
+//    (pkl_{seren,kalos}_gpu_power_W.csv):
 //    KS distance of the CDFs on 60..450 W every 10 W <= 0.10; median and mean within 15%; the share at
 //    or below 70 W within 15% of 30%.
 // 2. Servers (Seren, IPMI): GPU servers median 2,520 W and mean 2,930 W, CPU servers median 546 W, GPU
@@ -131,6 +133,26 @@ bool check_idle(const ValidationContext& ctx, const ReferenceTable& refs, Valida
                       refs.at("idle_closed_form"));
 }
 
+/// The DCGM samples are of August 2023 (data/README.md), a busier month than the trace's average: their
+/// utilisation CDF (pkl_<cluster>_gpu_util.csv) has 68.6% (Seren) and 74.2% (Kalos) of GPU samples above
+/// 0%, where Table 2's GPU time fills 59% and 14% of the GPUs over the whole trace. The power model maps a
+/// load to a power distribution, so it is checked at the sampled load: the cluster alone
+/// (workload.preset), its arrival rate scaled so that its GPU utilisation becomes the samples' busy share.
+RunMeasures run_at_sampled_load(const ValidationContext& ctx, const std::string& config_path, std::uint64_t seed,
+                                const std::string& cluster, const RunMeasures& base, ValidationReport& report) {
+  double busy = 1.0 - paper_cdf(paper_curve("pkl_" + cluster + "_gpu_util.csv"), 0.0);
+  double utilisation = base.metrics.at("clusters." + cluster + ".gpu_utilisation");
+  double scale = utilisation > 0.0 ? busy / utilisation : 1.0;
+  report.line("%s at the samples' load: %.1f%% of GPU samples busy (pkl_%s_gpu_util.csv) against utilisation "
+              "%.1f%% of the default run: workload.scale %.3f",
+              cluster.c_str(), busy * PERCENT, cluster.c_str(), utilisation * PERCENT, scale);
+  std::vector<config::Override> set = {{"workload.preset", cluster}, {"workload.scale", fmt::format("{:.6f}", scale)}};
+  RunMeasures run = run_scenario(ctx, config_path, ScenarioRun{"sampled_" + cluster, seed, set, false});
+  report.line("%s utilisation at that scale: %.1f%%", cluster.c_str(),
+              run.metrics.at("clusters." + cluster + ".gpu_utilisation") * PERCENT);
+  return run;
+}
+
 } // namespace
 
 double paper_quantile(const std::vector<std::pair<double, double>>& curve, double q) {
@@ -151,9 +173,12 @@ int check_power(const ValidationContext& ctx, const std::string& config_path) {
   RunMeasures run = run_scenario(ctx, config_path, ScenarioRun{"default", cfg.seed, {}, false});
   bool ok = true;
   for (const std::string cluster : {"seren", "kalos"}) {
-    ok = check_gpu_power(run, cluster, refs, report) && ok;
+    RunMeasures sampled = run_at_sampled_load(ctx, config_path, cfg.seed, cluster, run, report);
+    ok = check_gpu_power(sampled, cluster, refs, report) && ok;
+    if (cluster == "seren") {
+      ok = check_servers(sampled, refs, report) && ok;
+    }
   }
-  ok = check_servers(run, refs, report) && ok;
   ok = check_breakdown(cfg, refs, report) && ok;
   ok = check_idle(ctx, refs, report) && ok;
   std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
