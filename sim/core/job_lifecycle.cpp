@@ -177,11 +177,14 @@ void JobLifecycle::allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime
 
 void JobLifecycle::on_launched(model::JobId id, JobRuntime& job) {
   double now_s = timer_.now_s();
-  if (job.pods_bound_s < job.image_pulled_s) {
-    job.accounting.note_wait(std::min(job.pods_bound_s, now_s), model::WaitReason::IMAGE_PULL);
-  }
-  if (job.image_pulled_s < now_s) {
-    job.accounting.note_wait(job.image_pulled_s, model::WaitReason::POD_START);
+  if (job.pods_bound_s >= 0.0) { // launched by start_job: its waits for the image and the pod start
+    if (job.pods_bound_s < job.image_pulled_s) {
+      job.accounting.note_wait(std::min(job.pods_bound_s, now_s), model::WaitReason::IMAGE_PULL);
+    }
+    if (job.image_pulled_s < now_s) {
+      job.accounting.note_wait(job.image_pulled_s, model::WaitReason::POD_START);
+    }
+    job.pods_bound_s = job.image_pulled_s = -1.0;
   }
   job.accounting.end_wait(now_s);
   if (job.accounting.first_start_s == model::UNKNOWN_TIME_S) {

@@ -111,8 +111,8 @@ struct JobRuntime {
   double failed_at_s = -1.0;                   ///< last failure, until computation resumes
   std::uint32_t failures_without_progress = 0; ///< failures in a row that found no newer checkpoint
   double persisted_at_last_failure_s = -1.0;   ///< persisted progress the last failure rolled back to
-  double pods_bound_s = 0.0;                   ///< while STARTING: pods bound, image pull begins
-  double image_pulled_s = 0.0;                 ///< while STARTING: image on every node, pod start begins
+  double pods_bound_s = -1.0;   ///< from start_job to its launch: pods bound, image pull begins (< 0: none)
+  double image_pulled_s = -1.0; ///< from start_job to its launch: image on every node, pod start begins
   CheckpointState checkpoint;
   TrafficState traffic;
   PlanState plan;
