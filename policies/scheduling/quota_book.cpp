@@ -82,9 +82,11 @@ Param<QuotaParams> quota_of_param() {
               config::Node value = map[name];
               auto to = job_type_from_key(value.as_string());
               if (!to) {
-                value.fail("unknown job type \"" + value.as_string() +
-                           "\"; expected one of: pretrain, sft, mllm, eval, "
-                           "debug, other");
+                std::string names;
+                for (const auto& key : job_type_keys()) {
+                  names += (names.empty() ? "" : ", ") + key;
+                }
+                value.fail("unknown job type \"" + value.as_string() + "\"; expected one of: " + names);
               }
               p.quota_of[static_cast<std::size_t>(*job_type_from_key(name))] = *to;
             }
@@ -146,13 +148,11 @@ std::uint64_t QuotaBook::borrow_limit_milli() const {
   return total_milli_ > owned_total_ ? total_milli_ - owned_total_ : 0;
 }
 
-bool QuotaBook::within_borrowing_limit(std::uint64_t group, std::uint64_t need) const {
+std::optional<std::uint64_t> QuotaBook::borrowing_limit_milli(std::uint64_t group) const {
   if (params_.group_by != QuotaGroupBy::TYPE || params_.borrowing_limit_gpus[group] < 0.0) {
-    return true;
+    return std::nullopt;
   }
-  auto it = borrowed_by_group_.find(group);
-  std::uint64_t borrowed = it == borrowed_by_group_.end() ? 0 : it->second;
-  return borrowed + need <= static_cast<std::uint64_t>(params_.borrowing_limit_gpus[group]) * model::MILLI_PER_GPU;
+  return static_cast<std::uint64_t>(params_.borrowing_limit_gpus[group]) * model::MILLI_PER_GPU;
 }
 
 Admission QuotaBook::classify(const model::JobSpec& job) const {
@@ -161,8 +161,15 @@ Admission QuotaBook::classify(const model::JobSpec& job) const {
   if (owned_milli(job) + need <= quota_milli(group)) {
     return Admission::OWNED;
   }
-  return borrowed_milli_ + need <= borrow_limit_milli() && within_borrowing_limit(group, need) ? Admission::BORROWED
-                                                                                               : Admission::BLOCKED;
+  if (borrowed_milli_ + need > borrow_limit_milli()) {
+    return Admission::BLOCKED;
+  }
+  if (auto limit = borrowing_limit_milli(group)) {
+    auto it = borrowed_by_group_.find(group);
+    std::uint64_t borrowed = it == borrowed_by_group_.end() ? 0 : it->second;
+    return borrowed + need <= *limit ? Admission::BORROWED : Admission::BLOCKED;
+  }
+  return Admission::BORROWED;
 }
 
 bool QuotaBook::owner_room() const {
@@ -205,8 +212,7 @@ bool QuotaBook::can_ever_run(const model::JobSpec& job) const {
   if (need <= quota_milli(group)) {
     return true;
   }
-  if (params_.group_by == QuotaGroupBy::TYPE && params_.borrowing_limit_gpus[group] >= 0.0 &&
-      need > static_cast<std::uint64_t>(params_.borrowing_limit_gpus[group]) * model::MILLI_PER_GPU) {
+  if (auto limit = borrowing_limit_milli(group); limit && need > *limit) {
     return false;
   }
   return params_.borrowing ? need <= total_milli_ : need <= unreserved_milli_;

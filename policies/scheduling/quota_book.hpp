@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -29,11 +30,10 @@ struct QuotaParams {
   std::uint32_t default_quota_gpus = 0; ///< every user's quota (group_by user)
   bool borrowing = true;
   bool reclaim = true;
+  static constexpr double NO_BORROWING_LIMIT = -1.0;
   /// Per job type (group_by type): GPUs its jobs may hold beyond its quota in all (Kueue's
   /// borrowingLimit); negative: no limit but the cluster's.
   std::vector<double> borrowing_limit_gpus = std::vector<double>(model::JOB_TYPE_COUNT, NO_BORROWING_LIMIT);
-
-  static constexpr double NO_BORROWING_LIMIT = -1.0;
   /// Per job type (group_by type): the type whose quota its jobs run in (`quota_of: {debug: pretrain}`:
   /// a team's debug runs count against its reservation); by default its own.
   std::array<model::JobType, model::JOB_TYPE_COUNT> quota_of = model::ALL_JOB_TYPES;
@@ -94,8 +94,8 @@ private:
   std::uint64_t unreserved_milli_ = 0;
   std::unordered_map<std::uint64_t, std::uint64_t> owned_by_group_;
   std::uint64_t owned_total_ = 0;
-  /// Whether the group may borrow `need` more under its borrowing limit.
-  bool within_borrowing_limit(std::uint64_t group, std::uint64_t need) const;
+  /// The group's borrowing limit in thousandths of a GPU, if it has one.
+  std::optional<std::uint64_t> borrowing_limit_milli(std::uint64_t group) const;
 
   std::unordered_map<model::JobId, std::pair<std::uint64_t, std::uint64_t>> borrowers_; ///< job -> GPUs, group
   std::unordered_map<std::uint64_t, std::uint64_t> borrowed_by_group_;

@@ -56,7 +56,7 @@ constexpr int STATUS_CANCELLED = 5;
 
 std::optional<model::JobState> state_of(double status) {
   if (!(status >= -1.0 && status <= STATUS_CANCELLED) || status != std::floor(status)) {
-    return std::nullopt; // not a status code (also keeps the conversion to int defined)
+    return std::nullopt; // not a whole status code (checked before the conversion to int)
   }
   switch (static_cast<int>(status)) {
   case STATUS_COMPLETED:
@@ -172,7 +172,7 @@ std::optional<model::JobSpec> SwfTraceReader::parse_row() {
         check_trace_duration(values_[REQUESTED_TIME], FIELD_NAMES[REQUESTED_TIME], fields_[REQUESTED_TIME]);
   }
   auto state = state_of(values_[STATUS]);
-  if (!state || values_[STATUS] != std::floor(values_[STATUS])) {
+  if (!state) {
     bad(STATUS, "expected 1 (completed), 0 (failed), 5 (cancelled), 2-4 (partial) or -1, got \"" +
                     std::string(fields_[STATUS]) + "\"");
   }
