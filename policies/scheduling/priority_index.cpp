@@ -8,9 +8,10 @@
 
 namespace acme::policies {
 
-PriorityIndex::PriorityIndex(PriorityIndexParams params, BaseOf base_of)
+PriorityIndex::PriorityIndex(PriorityIndexParams params, BaseOf base_of, std::size_t prefix_jobs)
     : params_(params)
-    , base_of_(std::move(base_of)) {
+    , base_of_(std::move(base_of))
+    , prefix_jobs_(prefix_jobs) {
   ACME_ASSERT(params_.age_unit_s > 0.0, "PriorityIndex: age_unit_s must be positive");
   ACME_ASSERT(params_.max_age_units >= 0 && params_.max_age_units <= PRIORITY_INDEX_MAX_TERM,
               "PriorityIndex: max_age_units out of range");
@@ -71,6 +72,7 @@ void PriorityIndex::add_job(model::JobId job, model::UserId user, std::int64_t b
   user_at(user);
   auto it = jobs_.try_emplace(job, Job{user, base, submit_time_s, submit_unit, phase_of(submit_unit)}).first;
   insert(job, it->second);
+  prefix_insert(key_of(job, it->second));
 }
 
 void PriorityIndex::add(const QueueKey&, const model::JobSpec& job) {
@@ -82,6 +84,7 @@ void PriorityIndex::drop(model::JobId job) {
   if (it == jobs_.end()) {
     return;
   }
+  prefix_erase(key_of(job, it->second));
   erase(job, it->second);
   jobs_.erase(it);
 }
@@ -127,6 +130,7 @@ void PriorityIndex::set_offsets(User& user) const {
 void PriorityIndex::set_user_term(model::UserId user, std::int64_t term) {
   ACME_ASSERT(std::abs(term) <= PRIORITY_INDEX_MAX_TERM, "PriorityIndex: user term out of range");
   end_pass();
+  prefix_reset();
   User& u = user_at(user);
   u.term = term;
   set_offsets(u);
@@ -140,6 +144,7 @@ void PriorityIndex::recalc(double now_s) {
   priority_time_s_ = now_s;
   now_unit_ = unit_of(now_s);
   end_pass();
+  prefix_reset();
   // Young jobs whose submit unit is reached start ageing (or are capped at once after a long gap).
   move_phase(young_, now_unit_);
   move_phase(ageing_, now_unit_ - params_.max_age_units);
@@ -243,7 +248,7 @@ void PriorityIndex::reposition(const Key& key) {
   }
 }
 
-std::optional<QueueKey> PriorityIndex::advance() {
+std::optional<PriorityIndex::Key> PriorityIndex::advance() {
   auto head = cursor_ ? heads_.upper_bound(*cursor_) : heads_.begin();
   drop_stale_frontier();
   bool any_front = !frontier_.empty();
@@ -257,20 +262,79 @@ std::optional<QueueKey> PriorityIndex::advance() {
   cursor_ = key;
   // Only this sequence's first job after the cursor changed: the one after the job just reached.
   step_frontier(*seq, from_head ? seq->jobs.begin() : seq->frontier_at);
-  return to_queue_key(key);
+  return key;
 }
 
 std::optional<QueueKey> PriorityIndex::first_in_pass() {
-  end_pass();
-  return advance();
+  end_pass(); // no merge state outlives a pass (adds and drops would keep its frontier up to date)
+  return successor(std::nullopt);
 }
 
 std::optional<QueueKey> PriorityIndex::next_in_pass(const QueueKey& key, Step) {
-  Key at = from_queue_key(key);
-  if (!cursor_ || *cursor_ != at) {
-    reposition(at);
+  return successor(from_queue_key(key));
+}
+
+std::optional<QueueKey> PriorityIndex::successor(const std::optional<Key>& after) {
+  auto it = after ? std::upper_bound(prefix_.begin(), prefix_.end(), *after) : prefix_.begin();
+  if (it != prefix_.end()) {
+    return to_queue_key(*it); // every queued job up to it is in the prefix: none lies between
+  }
+  if (cover_ == Cover::ALL) {
+    return std::nullopt;
+  }
+  // Past the prefix: the first queued job after both `after` and the prefix's limit. Found from the
+  // prefix's very end, it is the job that comes next to it: the prefix grows by it.
+  std::optional<Key> from = after;
+  if (cover_ == Cover::UPTO && (!from || *from < prefix_limit_)) {
+    from = prefix_limit_;
+  }
+  bool adjacent = cover_ == Cover::NONE ? !from : *from == prefix_limit_;
+  std::optional<Key> next = merge_after(from);
+  if (adjacent && !next) {
+    cover_ = Cover::ALL;
+  } else if (adjacent && prefix_.size() < prefix_jobs_) {
+    prefix_.push_back(*next);
+    prefix_limit_ = *next;
+    cover_ = Cover::UPTO;
+  }
+  return next ? std::optional<QueueKey>(to_queue_key(*next)) : std::nullopt;
+}
+
+std::optional<PriorityIndex::Key> PriorityIndex::merge_after(const std::optional<Key>& after) {
+  if (!after) {
+    end_pass();
+  } else if (!cursor_ || *cursor_ != *after) {
+    reposition(*after);
   }
   return advance();
+}
+
+void PriorityIndex::prefix_insert(const Key& key) {
+  if (cover_ == Cover::NONE || (cover_ == Cover::UPTO && prefix_limit_ < key)) {
+    return; // past what the prefix holds: passes find it through the merge
+  }
+  prefix_.insert(std::lower_bound(prefix_.begin(), prefix_.end(), key), key);
+  if (prefix_.size() > prefix_jobs_) {
+    prefix_.pop_back();
+    if (prefix_.empty()) {
+      prefix_reset();
+      return;
+    }
+    prefix_limit_ = prefix_.back();
+    cover_ = Cover::UPTO;
+  }
+}
+
+void PriorityIndex::prefix_erase(const Key& key) {
+  auto it = std::lower_bound(prefix_.begin(), prefix_.end(), key);
+  if (it != prefix_.end() && *it == key) {
+    prefix_.erase(it); // the limit stays: every queued job up to it is still held
+  }
+}
+
+void PriorityIndex::prefix_reset() {
+  prefix_.clear();
+  cover_ = Cover::NONE;
 }
 
 std::optional<std::int64_t> PriorityIndex::priority_of(model::JobId job) const {

@@ -15,6 +15,10 @@
 
 namespace acme::policies {
 
+/// Jobs a PriorityIndex keeps in pass order in a flat array (its prefix), by default: the first jobs of
+/// the queue, where passes spend their steps (a Slurm backfill pass tests at most bf_max_job_test = 500).
+inline constexpr std::size_t PRIORITY_INDEX_PREFIX_JOBS = 1024;
+
 /// Largest magnitude of a job's base term, a user's fair-share term, the age cap in units and of
 /// submit_time_s / age_unit_s: with each at most 2^50 every priority and intermediate sum stays below
 /// 2^53 in magnitude, so it is exact both in int64 and in the double of a QueueKey.
@@ -41,12 +45,17 @@ struct PriorityIndexParams {
 /// Each user keeps three sequences whose internal order never changes: jobs submitted after T (by
 /// base), jobs still ageing (by base - floor(submit / u)), jobs at the age cap (by base); a job moves
 /// forward through them at most twice. The pass order is a merge over the sequences' heads.
+///
+/// The first jobs in pass order (at most `prefix_jobs`) are also kept in a sorted array, filled as passes
+/// walk the merge and kept by add and drop until the next recalc() or set_user_term(): a pass step inside
+/// it is a binary search over contiguous keys instead of a merge step. Add and drop cost O(prefix_jobs)
+/// more when the job falls inside it.
 class PriorityIndex final : public PassQueue {
 public:
   /// The base term (class / QoS, already weighted) of a job queued through the PassQueue interface.
   using BaseOf = std::function<std::int64_t(const model::JobSpec&)>;
 
-  PriorityIndex(PriorityIndexParams params, BaseOf base_of);
+  PriorityIndex(PriorityIndexParams params, BaseOf base_of, std::size_t prefix_jobs = PRIORITY_INDEX_PREFIX_JOBS);
 
   /// Queues a job (a job already queued is queued again with these fields). |base| and
   /// |submit_time_s / age_unit_s| must be at most PRIORITY_INDEX_MAX_TERM.
@@ -129,7 +138,15 @@ private:
   void rebuild_heads();
   void end_pass();
   void reposition(const Key& key);
-  std::optional<QueueKey> advance();
+  std::optional<Key> advance();
+  /// The first queued job after `after` (the first of all without it): from the prefix, else the merge.
+  std::optional<QueueKey> successor(const std::optional<Key>& after);
+  /// The merge's first job after `after` (the first of all without it).
+  std::optional<Key> merge_after(const std::optional<Key>& after);
+  Key key_of(model::JobId id, const Job& job) { return global_key(seq_of(job), relative_key(id, job)); }
+  void prefix_insert(const Key& key);
+  void prefix_erase(const Key& key);
+  void prefix_reset();
 
   PriorityIndexParams params_;
   BaseOf base_of_;
@@ -148,6 +165,13 @@ private:
   std::vector<std::pair<Key, Seq*>> frontier_;
   /// Drops stale entries from the top of frontier_.
   void drop_stale_frontier();
+  /// How much of the queue prefix_ holds: nothing known (it is empty), every queued job up to
+  /// prefix_limit_ (inclusive; the limit need not be queued), or every queued job.
+  enum class Cover : std::uint8_t { NONE, UPTO, ALL };
+  std::size_t prefix_jobs_;
+  std::vector<Key> prefix_; ///< sorted
+  Cover cover_ = Cover::NONE;
+  Key prefix_limit_;
 };
 
 } // namespace acme::policies

@@ -97,7 +97,9 @@ struct Harness {
   static constexpr std::uint64_t JOB_IDS = 300;
   static constexpr std::uint32_t USERS = 6;
 
-  explicit Harness(PriorityIndexParams params) : q(params, [](const model::JobSpec&) { return std::int64_t{0}; }) {
+  explicit Harness(PriorityIndexParams params, std::size_t prefix_jobs = policies::PRIORITY_INDEX_PREFIX_JOBS)
+      : q(
+            params, [](const model::JobSpec&) { return std::int64_t{0}; }, prefix_jobs) {
     ref.params = params;
   }
   std::int64_t uniform(std::int64_t lo, std::int64_t hi) {
@@ -144,6 +146,16 @@ struct Harness {
     for (const auto& [id, j] : ref.jobs) {
       REQUIRE(q.priority_of(id) == ref.priority(j));
       REQUIRE(q.find(id) == ref.key(id));
+    }
+  }
+  /// A pass that stops after a few jobs, as a pass stops at its depth or when the GPUs run out.
+  void check_partial_pass() {
+    auto expected = ref.sorted();
+    auto steps = static_cast<std::size_t>(uniform(1, 40));
+    auto k = q.first_in_pass();
+    for (std::size_t i = 0; i < steps && i < expected.size(); ++i) {
+      REQUIRE(k == expected[i]);
+      k = q.next_in_pass(*k, Step::WAITING);
     }
   }
   /// A pass that starts, drops and adds jobs as it goes: each step is the first job after the current
@@ -284,7 +296,9 @@ TEST_CASE("policies::priority_index: PassQueue interface with a base from the jo
 TEST_CASE("policies::priority_index: passes equal a full sort under random adds, drops, recalculations",
           "[policies][priority_index]") {
   auto max_age = GENERATE(as<std::int64_t>{}, 0, 3, 20);
-  Harness h({UNIT_S, max_age});
+  // The flat prefix: none, shorter than the queue (passes leave it for the merge), longer than it.
+  auto prefix_jobs = GENERATE(as<std::size_t>{}, 0, 1, 17, policies::PRIORITY_INDEX_PREFIX_JOBS);
+  Harness h({UNIT_S, max_age}, prefix_jobs);
   for (int round = 0; round < 2500; ++round) {
     int op = static_cast<int>(h.uniform(0, 99));
     if (op < 45) {
@@ -295,6 +309,8 @@ TEST_CASE("policies::priority_index: passes equal a full sort under random adds,
       h.recalc();
     } else if (op < 87) {
       h.set_term();
+    } else if (op < 92) {
+      h.check_partial_pass();
     } else {
       h.check_mutating_pass();
     }
