@@ -275,9 +275,10 @@ std::optional<QueueKey> PriorityIndex::next_in_pass(const QueueKey& key, Step) {
 }
 
 std::optional<QueueKey> PriorityIndex::successor(const std::optional<Key>& after) {
-  auto it = after ? std::upper_bound(prefix_.begin(), prefix_.end(), *after) : prefix_.begin();
-  if (it != prefix_.end()) {
-    return to_queue_key(*it); // every queued job up to it is in the prefix: none lies between
+  std::size_t at = after ? prefix_upper_bound(*after) : 0;
+  if (at < prefix_.size()) {
+    prefix_hint_ = at + 1;            // where the next step, from this job, lands
+    return to_queue_key(prefix_[at]); // every queued job up to it is in the prefix: none lies between
   }
   if (cover_ == Cover::ALL) {
     return std::nullopt;
@@ -294,6 +295,7 @@ std::optional<QueueKey> PriorityIndex::successor(const std::optional<Key>& after
     cover_ = Cover::ALL;
   } else if (adjacent && prefix_.size() < prefix_jobs_) {
     prefix_.push_back(*next);
+    prefix_hint_ = prefix_.size();
     prefix_limit_ = *next;
     cover_ = Cover::UPTO;
   }
@@ -309,11 +311,24 @@ std::optional<PriorityIndex::Key> PriorityIndex::merge_after(const std::optional
   return advance();
 }
 
+std::size_t PriorityIndex::prefix_upper_bound(const Key& key) const {
+  // A pass asks for the job after the one it was given last: check the remembered place first.
+  std::size_t p = prefix_hint_;
+  if (p <= prefix_.size() && (p == prefix_.size() || key < prefix_[p]) && (p == 0 || !(key < prefix_[p - 1]))) {
+    return p;
+  }
+  return static_cast<std::size_t>(std::upper_bound(prefix_.begin(), prefix_.end(), key) - prefix_.begin());
+}
+
 void PriorityIndex::prefix_insert(const Key& key) {
   if (cover_ == Cover::NONE || (cover_ == Cover::UPTO && prefix_limit_ < key)) {
     return; // past what the prefix holds: passes find it through the merge
   }
-  prefix_.insert(std::lower_bound(prefix_.begin(), prefix_.end(), key), key);
+  auto it = std::lower_bound(prefix_.begin(), prefix_.end(), key);
+  if (static_cast<std::size_t>(it - prefix_.begin()) < prefix_hint_) {
+    ++prefix_hint_;
+  }
+  prefix_.insert(it, key);
   if (prefix_.size() > prefix_jobs_) {
     prefix_.pop_back();
     if (prefix_.empty()) {
@@ -328,6 +343,9 @@ void PriorityIndex::prefix_insert(const Key& key) {
 void PriorityIndex::prefix_erase(const Key& key) {
   auto it = std::lower_bound(prefix_.begin(), prefix_.end(), key);
   if (it != prefix_.end() && *it == key) {
+    if (static_cast<std::size_t>(it - prefix_.begin()) < prefix_hint_) {
+      --prefix_hint_;
+    }
     prefix_.erase(it); // the limit stays: every queued job up to it is still held
   }
 }

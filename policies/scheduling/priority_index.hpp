@@ -144,6 +144,8 @@ private:
   /// The merge's first job after `after` (the first of all without it).
   std::optional<Key> merge_after(const std::optional<Key>& after);
   Key key_of(model::JobId id, const Job& job) { return global_key(seq_of(job), relative_key(id, job)); }
+  /// The first place in prefix_ whose key is after `key`.
+  std::size_t prefix_upper_bound(const Key& key) const;
   void prefix_insert(const Key& key);
   void prefix_erase(const Key& key);
   void prefix_reset();
@@ -169,7 +171,8 @@ private:
   /// prefix_limit_ (inclusive; the limit need not be queued), or every queued job.
   enum class Cover : std::uint8_t { NONE, UPTO, ALL };
   std::size_t prefix_jobs_;
-  std::vector<Key> prefix_; ///< sorted
+  std::vector<Key> prefix_;     ///< sorted
+  std::size_t prefix_hint_ = 0; ///< prefix_upper_bound of the job a pass was given last (checked before use)
   Cover cover_ = Cover::NONE;
   Key prefix_limit_;
 };
