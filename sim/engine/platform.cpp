@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "sim/config/faults.hpp"
 #include "sim/model/assert.hpp"
 
 namespace acme::engine {
@@ -76,6 +77,8 @@ sg4::SplitDuplexLink* Platform::make_link(sg4::NetZone* zone, const topology::Ed
 
 Platform::Platform(const topology::ClusterGraph& graph, const config::Config& config)
     : fluid_(config.network.fluid())
+    , spine_links_fail_(config.faults && config.faults->failures.enabled &&
+                        config.faults->failures.spine_link_rate_per_link_day > 0.0)
     , engine_(make_engine(fluid_)) {
   auto* root = sg4::create_full_zone("acme");
   for (const auto& cv : graph.clusters()) {
@@ -127,7 +130,17 @@ void Platform::build_cluster(const topology::ClusterGraph& graph, const topology
   }
   ClusterHosts hosts;
   hosts.uplinks = leaves.uplinks;
-  add_nodes(graph, cv, leaves, hosts);
+  hosts.leaf_of_node = cv.leaf_of_node;
+  hosts.ports_bypass_uplinks = fluid_ && !spine_links_fail_ && uplinks_never_bind(graph, cv);
+  sg4::NetZone* ports_zone = nullptr;
+  if (hosts.ports_bypass_uplinks) {
+    ports_zone = sg4::create_star_zone(cv.platform_name + "-ports");
+    ports_zone->set_parent(cluster_zone);
+  }
+  add_nodes(graph, cv, leaves, ports_zone, hosts);
+  if (ports_zone != nullptr) {
+    ports_zone->seal();
+  }
   StorageZone storage = add_storage(graph, cv, cluster_zone, hosts);
   for (std::size_t a = 0; a < leaves.zones.size(); ++a) {
     for (std::size_t b = a + 1; b < leaves.zones.size(); ++b) {
@@ -154,8 +167,23 @@ void Platform::build_cluster(const topology::ClusterGraph& graph, const topology
   clusters_.push_back(std::move(hosts));
 }
 
+bool Platform::uplinks_never_bind(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv) {
+  const auto& g = graph.graph();
+  std::vector<double> nic_Bps(cv.leaves.size(), 0.0);
+  for (std::size_t n = 0; n < cv.nodes.size(); ++n) {
+    std::uint32_t leaf = cv.leaf_of_node[n];
+    nic_Bps[leaf] += edge_between(g, cv.nodes[n], cv.leaves[leaf]).bw_Bps;
+  }
+  for (std::size_t leaf = 0; leaf < cv.leaves.size(); ++leaf) {
+    if (edge_between(g, cv.leaves[leaf], cv.spine).bw_Bps < nic_Bps[leaf]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void Platform::add_nodes(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
-                         const LeafZones& leaves, ClusterHosts& hosts) const {
+                         const LeafZones& leaves, sg4::NetZone* ports_zone, ClusterHosts& hosts) const {
   const auto& g = graph.graph();
   for (std::size_t n = 0; n < cv.nodes.size(); ++n) {
     topology::Vertex node = cv.nodes[n];
@@ -175,7 +203,7 @@ void Platform::add_nodes(const topology::ClusterGraph& graph, const topology::Cl
     hosts.endpoints.push_back(host);
     hosts.storage_nics.push_back(nic);
     if (fluid_) {
-      add_ports(zone, g[node].name, nic, hosts);
+      add_ports(ports_zone != nullptr ? ports_zone : zone, g[node].name, nic, hosts);
     }
     hosts.storage_nic_bw_Bps.push_back(nic_edge.bw_Bps);
   }
@@ -277,6 +305,14 @@ sg4::Host* Platform::port_host(model::ClusterId cluster, model::NodeId node, boo
 
 sg4::SplitDuplexLink* Platform::port_link(model::ClusterId cluster, model::NodeId node, bool pipeline) const {
   return clusters_.at(model::to_index(cluster)).port_links.at(2 * model::to_index(node) + (pipeline ? 1 : 0));
+}
+
+bool Platform::flows_bypass_uplinks(model::ClusterId cluster) const {
+  return clusters_.at(model::to_index(cluster)).ports_bypass_uplinks;
+}
+
+std::uint32_t Platform::leaf_of(model::ClusterId cluster, model::NodeId node) const {
+  return clusters_.at(model::to_index(cluster)).leaf_of_node.at(model::to_index(node));
 }
 
 std::vector<std::string> Platform::route_names(const sg4::Host* from, const sg4::Host* to) {

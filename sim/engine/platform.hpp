@@ -22,7 +22,12 @@ namespace acme::engine {
 /// leaf zone, one per kind of training flow (data parallel, pipeline): a host whose route is its own
 /// port link, then the node's compute NIC. A port link carries the one flow leaving the node by that
 /// port: its bandwidth caps the flow at its demand and its load is the flow's achieved rate. Links have
-/// no latency there and sharing updates are lazy (see make_engine).
+/// no latency there and sharing updates are lazy (see make_engine). Where a cluster's leaf uplinks can
+/// never bind (every leaf's uplinks carry at least its nodes' NIC bandwidth, and no spine link fails),
+/// the ports sit in one star zone of the cluster instead, whose routes leave the uplinks out: the flows
+/// get the same max-min rates, but each job's flows form a system of their own that SimGrid solves
+/// alone, where through the uplinks every flow of the cluster was coupled to every other (the fabric
+/// adds the flows that cross leaves to the uplinks' use, SimgridFabric::usage).
 class Platform {
 public:
   Platform(const topology::ClusterGraph& graph, const config::Config& config);
@@ -50,6 +55,9 @@ public:
   /// Fluid model: a node's flow port (`pipeline` false: data parallel) and its link.
   simgrid::s4u::Host* port_host(model::ClusterId cluster, model::NodeId node, bool pipeline) const;
   simgrid::s4u::SplitDuplexLink* port_link(model::ClusterId cluster, model::NodeId node, bool pipeline) const;
+  /// Fluid model: whether the cluster's flow routes leave out the leaf uplinks (see the class comment).
+  bool flows_bypass_uplinks(model::ClusterId cluster) const;
+  std::uint32_t leaf_of(model::ClusterId cluster, model::NodeId node) const;
 
   /// Link names on the route between two hosts (for tests and diagnostics).
   static std::vector<std::string> route_names(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to);
@@ -66,6 +74,8 @@ private:
     std::vector<simgrid::s4u::SplitDuplexLink*> storage_nics;
     std::vector<double> storage_nic_bw_Bps;
     simgrid::s4u::Host* storage = nullptr;
+    std::vector<std::uint32_t> leaf_of_node;
+    bool ports_bypass_uplinks = false;
   };
   struct LeafZones {
     std::vector<simgrid::s4u::NetZone*> zones;
@@ -80,7 +90,9 @@ private:
   void build_cluster(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
                      simgrid::s4u::NetZone* root);
   void add_nodes(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv, const LeafZones& leaves,
-                 ClusterHosts& hosts) const;
+                 simgrid::s4u::NetZone* ports_zone, ClusterHosts& hosts) const;
+  /// Whether every leaf's uplinks carry at least the NIC bandwidth of its nodes.
+  static bool uplinks_never_bind(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv);
   void add_ports(simgrid::s4u::NetZone* zone, const std::string& node, simgrid::s4u::SplitDuplexLink* nic,
                  ClusterHosts& hosts) const;
   StorageZone add_storage(const topology::ClusterGraph& graph, const topology::ClusterVertices& cv,
@@ -91,6 +103,7 @@ private:
                                            double latency_s) const;
 
   bool fluid_;
+  bool spine_links_fail_ = false; ///< failures.spine_link has a rate: uplinks may lose capacity
   std::unique_ptr<simgrid::s4u::Engine> engine_;
   std::vector<ClusterHosts> clusters_;
   std::vector<simgrid::kernel::routing::NetPoint*> cluster_gateways_;

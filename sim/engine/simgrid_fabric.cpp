@@ -57,7 +57,8 @@ core::FlowId SimgridFabric::open(const core::FlowRequest& request) {
   comm->set_payload_size(FLOW_BYTES);
   comm->start();
   core::FlowId id = next_id_++;
-  flows_.emplace(id, Flow{comm, port, 0.0, false});
+  flows_.emplace(id, Flow{comm, port, 0.0, false, request.cluster, platform_.leaf_of(request.cluster, request.from),
+                          platform_.leaf_of(request.cluster, request.to)});
   touch();
   return id;
 }
@@ -140,6 +141,7 @@ void SimgridFabric::collect_garbage() {
 }
 
 void SimgridFabric::set_uplinks_down(model::ClusterId cluster, std::uint32_t leaf, std::uint32_t down) {
+  ACME_ASSERT(!platform_.flows_bypass_uplinks(cluster), "uplinks fail only where flows are routed through them");
   auto c = model::to_index(cluster);
   std::uint32_t links = uplinks_per_leaf_[c].at(leaf);
   double bw = uplink_bw_Bps_[c].at(leaf) * (links - std::min(down, links)) / links;
@@ -164,6 +166,14 @@ core::FabricUsage SimgridFabric::usage(model::ClusterId cluster) const {
     u.uplink_Bps.push_back(up->get_link_up()->get_bandwidth());
     u.uplink_up_Bps.push_back(up->get_link_up()->get_usage());
     u.uplink_down_Bps.push_back(up->get_link_down()->get_usage());
+  }
+  if (platform_.flows_bypass_uplinks(cluster)) {
+    for (const auto& [id, flow] : flows_) {
+      if (flow.cluster == cluster && flow.from_leaf != flow.to_leaf) {
+        u.uplink_up_Bps[flow.from_leaf] += flow.achieved_Bps;
+        u.uplink_down_Bps[flow.to_leaf] += flow.achieved_Bps;
+      }
+    }
   }
   return u;
 }

@@ -21,7 +21,8 @@ namespace acme::engine {
 /// the fabric starts a zero-work execution ("barrier"), which SimGrid completes at the same simulated
 /// time right after solving, and reads each flow's rate (its port link's load) there; when a rate
 /// moved, it posts FlowRatesChanged to the event loop. Without flows (model `none`) it only changes
-/// uplink capacities.
+/// uplink capacities. Where the flows' routes leave out the uplinks (Platform::flows_bypass_uplinks),
+/// usage() adds the flows that cross leaves to the uplinks' load.
 class SimgridFabric final : public core::FabricService {
 public:
   /// Runs in SimGrid's maestro: queues an event on the loop at SimGrid's clock.
@@ -50,6 +51,9 @@ private:
     simgrid::s4u::Link* port = nullptr; ///< the port link's direction the flow leaves by
     double achieved_Bps = 0.0;
     bool read = false; ///< its rate was read once
+    model::ClusterId cluster{};
+    std::uint32_t from_leaf = 0;
+    std::uint32_t to_leaf = 0;
   };
   void on_activity_end(const simgrid::s4u::Activity& activity);
   void read_rates();

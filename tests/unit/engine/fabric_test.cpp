@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 
 #include "sim/config/config.hpp"
@@ -45,6 +46,7 @@ TEST_CASE("engine::fabric: flows through shared bottlenecks get their max-min fa
   REQUIRE(cfg.clusters[0].network.leaf_uplink_bw_Bps == NIC_Bps);
   topology::ClusterGraph graph(cfg);
   engine::Platform platform(graph, cfg);
+  CHECK_FALSE(platform.flows_bypass_uplinks(model::ClusterId{0})); // 2:1: the uplinks may bind
   int posted = 0;
   engine::SimgridFabric fabric(platform, cfg, [&](const core::EngineEvent& e) {
     posted += std::holds_alternative<core::FlowRatesChanged>(e) ? 1 : 0;
@@ -131,4 +133,58 @@ TEST_CASE("engine::fabric: a lost spine link re-shares the flows through its lea
   CHECK(during[0] == Approx(12.5e9));
   CHECK(during[1] == Approx(12.5e9));
   CHECK(after == std::vector<double>{20e9, 20e9});
+}
+
+TEST_CASE("engine::fabric: on a non-blocking fabric flows leave the uplinks out and get the same shares",
+          "[engine][network]") {
+  // The first case's flows on a 1:1 fabric (each leaf's uplinks carry 50 GB/s, its two NICs 50 GB/s):
+  // the uplinks can never bind, so the flows' routes leave them out. The shares are still the max-min
+  // ones (B 10, A and C 12.5 each on node 0's NIC), and the uplinks' use counts the flows crossing
+  // leaves (A and B up from leaf 0, down into leaf 1).
+  config::Config cfg = fabric_config(4, 2, "1:1");
+  REQUIRE(cfg.clusters[0].network.leaf_uplink_bw_Bps == 2 * NIC_Bps);
+  topology::ClusterGraph graph(cfg);
+  engine::Platform platform(graph, cfg);
+  model::ClusterId c{0};
+  REQUIRE(platform.flows_bypass_uplinks(c));
+  std::vector<std::string> route = engine::Platform::route_names(platform.port_host(c, model::NodeId{0}, false),
+                                                                 platform.port_host(c, model::NodeId{2}, false));
+  CHECK(route.size() == 4); // port, NIC up; NIC down, port: no uplink
+  // Storage traffic still crosses its leaf's uplink.
+  std::vector<std::string> storage =
+      engine::Platform::route_names(platform.storage_endpoint(c, model::NodeId{0}), platform.storage_host(c));
+  auto is_uplink = [](const std::string& name) {
+    return name.find("leaf") != std::string::npos && name.find("-up_") != std::string::npos;
+  };
+  CHECK(std::none_of(route.begin(), route.end(), is_uplink));
+  CHECK(std::any_of(storage.begin(), storage.end(), is_uplink));
+  engine::SimgridFabric fabric(platform, cfg, [](const core::EngineEvent&) {});
+  core::FlowId a = 0;
+  core::FlowId b = 0;
+  core::FlowId d = 0;
+  std::map<core::FlowId, double> rates;
+  core::FabricUsage usage;
+  Script script;
+  script.steps.emplace_back(0.0, [&] {
+    a = fabric.open(flow(0, 2, 20e9));
+    b = fabric.open(flow(1, 3, 10e9));
+    d = fabric.open(flow(0, 1, 20e9, true));
+  });
+  script.steps.emplace_back(1.0, [&] {
+    for (core::FlowId f : {a, b, d}) {
+      rates[f] = fabric.achieved_Bps(f);
+    }
+    usage = fabric.usage(c);
+    for (core::FlowId f : {a, b, d}) {
+      fabric.close(f);
+    }
+  });
+  script.run(platform);
+  CHECK(rates[a] == Approx(12.5e9));
+  CHECK(rates[b] == Approx(10e9));
+  CHECK(rates[d] == Approx(12.5e9));
+  CHECK(usage.nic_up_Bps == std::vector<double>{25e9, 10e9, 0.0, 0.0});
+  CHECK(usage.nic_down_Bps == std::vector<double>{0.0, 12.5e9, 12.5e9, 10e9});
+  CHECK(usage.uplink_up_Bps == std::vector<double>{22.5e9, 0.0});
+  CHECK(usage.uplink_down_Bps == std::vector<double>{0.0, 22.5e9});
 }
