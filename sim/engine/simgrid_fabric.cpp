@@ -34,6 +34,18 @@ SimgridFabric::SimgridFabric(Platform& platform, const config::Config& config, P
       bw.push_back(platform.uplink(id, leaf)->get_link_up()->get_bandwidth());
     }
     uplink_bw_Bps_.push_back(std::move(bw));
+    ClusterState state;
+    std::size_t nodes = platform.node_count(id);
+    state.bypass = platform.flows_bypass_uplinks(id);
+    state.storage_on_nic =
+        nodes > 0 && platform.storage_nic(id, model::NodeId{0}) == platform.compute_nic(id, model::NodeId{0});
+    state.flows_at.resize(nodes);
+    state.transfers_at.resize(nodes, 0);
+    state.is_dirty.resize(nodes, 0);
+    for (std::uint32_t n = 0; n < nodes && state.storage_on_nic; ++n) {
+      endpoints_.emplace(platform.storage_endpoint(id, model::NodeId{n}), std::pair{id, n});
+    }
+    clusters_.push_back(std::move(state));
   }
   sg4::Activity::on_completion_cb([](const sg4::Activity& a) {
     if (g_active != nullptr) {
@@ -57,8 +69,16 @@ core::FlowId SimgridFabric::open(const core::FlowRequest& request) {
   comm->set_payload_size(FLOW_BYTES);
   comm->start();
   core::FlowId id = next_id_++;
-  flows_.emplace(id, Flow{comm, port, 0.0, false, request.cluster, platform_.leaf_of(request.cluster, request.from),
+  auto from_node = static_cast<std::uint32_t>(model::to_index(request.from));
+  auto to_node = static_cast<std::uint32_t>(model::to_index(request.to));
+  flows_.emplace(id, Flow{comm, port, 0.0, false, request.cluster, from_node, to_node,
+                          platform_.leaf_of(request.cluster, request.from),
                           platform_.leaf_of(request.cluster, request.to)});
+  ClusterState& c = clusters_[model::to_index(request.cluster)];
+  c.flows_at[from_node].push_back(id);
+  c.flows_at[to_node].push_back(id);
+  mark_node(request.cluster, from_node);
+  mark_node(request.cluster, to_node);
   touch();
   return id;
 }
@@ -67,6 +87,7 @@ void SimgridFabric::close(core::FlowId flow) {
   auto it = flows_.find(flow);
   ACME_ASSERT(it != flows_.end(), "closing an open flow");
   sg4::CommPtr comm = it->second.comm;
+  unlink_flow(it->second, flow);
   flows_.erase(it);
   // SimGrid reports a cancelled comm twice (CANCELED now, FAILED later): keep it alive until the last.
   ending_[comm.get()] = comm;
@@ -83,6 +104,42 @@ std::vector<core::FlowId> SimgridFabric::take_changed() {
   std::vector<core::FlowId> out;
   out.swap(changed_);
   return out;
+}
+
+void SimgridFabric::unlink_flow(const Flow& flow, core::FlowId id) {
+  ClusterState& c = clusters_[model::to_index(flow.cluster)];
+  for (std::uint32_t node : {flow.from, flow.to}) {
+    std::erase(c.flows_at[node], id);
+    mark_node(flow.cluster, node);
+  }
+}
+
+void SimgridFabric::mark_node(model::ClusterId cluster, std::uint32_t node) {
+  ClusterState& c = clusters_[model::to_index(cluster)];
+  if (c.is_dirty[node] == 0) {
+    c.is_dirty[node] = 1;
+    c.dirty_nodes.push_back(node);
+  }
+}
+
+void SimgridFabric::transfer_changed(model::ClusterId cluster, const std::vector<model::NodeId>& nodes, int delta) {
+  ClusterState& c = clusters_[model::to_index(cluster)];
+  if (c.storage_on_nic) {
+    for (model::NodeId node : nodes) {
+      auto n = static_cast<std::uint32_t>(model::to_index(node));
+      std::uint32_t& count = c.transfers_at[n];
+      ACME_ASSERT(delta > 0 || count > 0, "a transfer ends on a node it started on");
+      count = delta > 0 ? count + 1 : count - 1;
+      if (count == 0) {
+        c.transfer_nodes.erase(n);
+      } else {
+        c.transfer_nodes.insert(n);
+      }
+      mark_node(cluster, n);
+    }
+    c.storage_dirty = true;
+  }
+  touch();
 }
 
 void SimgridFabric::touch() {
@@ -109,12 +166,31 @@ void SimgridFabric::on_activity_end(const sg4::Activity& activity) {
     return;
   }
   if (!barrier_ || &activity != barrier_.get()) {
+    // A storage transfer's part ended: the flows through its node's NIC may run faster at the next read.
+    if (const auto* comm = dynamic_cast<const sg4::Comm*>(&activity); comm != nullptr) {
+      for (const sg4::Host* host : {comm->get_source(), comm->get_destination()}) {
+        if (auto e = endpoints_.find(host); e != endpoints_.end()) {
+          mark_node(e->second.first, e->second.second);
+          clusters_[model::to_index(e->second.first)].storage_dirty = true;
+        }
+      }
+    }
     return;
   }
   graveyard_.push_back(barrier_); // never drop the last reference inside the completion callback
   barrier_ = nullptr;
   bool stale = version_ != barrier_version_;
   read_rates();
+  if (!stale) { // otherwise the next barrier reads what changed since this one started
+    for (ClusterState& c : clusters_) {
+      for (std::uint32_t node : c.dirty_nodes) {
+        c.is_dirty[node] = 0;
+      }
+      c.dirty_nodes.clear();
+      c.all_dirty = false;
+      c.storage_dirty = false;
+    }
+  }
   if (!changed_.empty()) {
     post_(core::FlowRatesChanged{});
   }
@@ -123,8 +199,63 @@ void SimgridFabric::on_activity_end(const sg4::Activity& activity) {
   }
 }
 
+std::vector<core::FlowId> SimgridFabric::flows_to_read(const ClusterState& c) const {
+  std::vector<char> seen(c.flows_at.size(), 0);
+  std::vector<std::uint32_t> stack;
+  auto reach = [&](std::uint32_t node) {
+    if (seen[node] == 0) {
+      seen[node] = 1;
+      stack.push_back(node);
+    }
+  };
+  bool storage_reached = false;
+  auto reach_storage = [&] { // every transfer shares the storage system: their nodes' NICs may move
+    if (!storage_reached && c.storage_on_nic) {
+      storage_reached = true;
+      std::for_each(c.transfer_nodes.begin(), c.transfer_nodes.end(), reach);
+    }
+  };
+  std::for_each(c.dirty_nodes.begin(), c.dirty_nodes.end(), reach);
+  if (c.storage_dirty) {
+    reach_storage();
+  }
+  std::vector<core::FlowId> out;
+  while (!stack.empty()) {
+    std::uint32_t node = stack.back();
+    stack.pop_back();
+    if (c.transfers_at[node] > 0) {
+      reach_storage();
+    }
+    for (core::FlowId id : c.flows_at[node]) {
+      out.push_back(id);
+      const Flow& f = flows_.at(id);
+      reach(f.from);
+      reach(f.to);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void SimgridFabric::read_rates() {
-  for (auto& [id, flow] : flows_) {
+  std::vector<core::FlowId> ids;
+  for (std::size_t ci = 0; ci < clusters_.size(); ++ci) {
+    const ClusterState& c = clusters_[ci];
+    if (c.all_dirty || !c.bypass) {
+      // Through the uplinks every flow of the cluster may have moved.
+      for (const auto& [id, flow] : flows_) {
+        if (model::to_index(flow.cluster) == ci && (c.all_dirty || c.storage_dirty || !c.dirty_nodes.empty())) {
+          ids.push_back(id);
+        }
+      }
+    } else if (c.storage_dirty || !c.dirty_nodes.empty()) {
+      std::vector<core::FlowId> some = flows_to_read(c);
+      ids.insert(ids.end(), some.begin(), some.end());
+    }
+  }
+  for (core::FlowId id : ids) {
+    Flow& flow = flows_.at(id);
     double rate = flow.port->get_usage();
     if (!flow.read || std::abs(rate - flow.achieved_Bps) > CHANGE_TOLERANCE * std::max(rate, flow.achieved_Bps)) {
       changed_.push_back(id);
@@ -143,6 +274,7 @@ void SimgridFabric::collect_garbage() {
 void SimgridFabric::set_uplinks_down(model::ClusterId cluster, std::uint32_t leaf, std::uint32_t down) {
   ACME_ASSERT(!platform_.flows_bypass_uplinks(cluster), "uplinks fail only where flows are routed through them");
   auto c = model::to_index(cluster);
+  clusters_[c].all_dirty = true;
   std::uint32_t links = uplinks_per_leaf_[c].at(leaf);
   double bw = uplink_bw_Bps_[c].at(leaf) * (links - std::min(down, links)) / links;
   sg4::SplitDuplexLink* uplink = platform_.uplink(cluster, leaf);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -40,8 +41,8 @@ public:
   void set_uplinks_down(model::ClusterId cluster, std::uint32_t leaf, std::uint32_t down) override;
   core::FabricUsage usage(model::ClusterId cluster) const override;
 
-  /// Something else on the fabric changed (a storage transfer started, ended or was cancelled).
-  void touch();
+  /// A storage transfer through `nodes` started (+1) or ended or was cancelled (-1).
+  void transfer_changed(model::ClusterId cluster, const std::vector<model::NodeId>& nodes, int delta);
   /// Releases ended activities (at the start of each instant, outside SimGrid callbacks).
   void collect_garbage();
 
@@ -52,11 +53,34 @@ private:
     double achieved_Bps = 0.0;
     bool read = false; ///< its rate was read once
     model::ClusterId cluster{};
+    std::uint32_t from = 0; ///< nodes
+    std::uint32_t to = 0;
     std::uint32_t from_leaf = 0;
     std::uint32_t to_leaf = 0;
   };
+  /// What changed in a cluster since its flows' rates were last read. Where the flows bypass the
+  /// uplinks, a flow's rate depends only on the links of its nodes' NICs: the flows that may have moved
+  /// are those reached from the dirty nodes through shared NICs and, where storage traffic takes the
+  /// compute NICs, through the storage system (every node with a transfer under way).
+  struct ClusterState {
+    bool bypass = false;         ///< Platform::flows_bypass_uplinks
+    bool storage_on_nic = false; ///< storage transfers take the compute NICs
+    bool all_dirty = false;      ///< re-read every flow of the cluster
+    bool storage_dirty = false;
+    std::vector<std::uint32_t> dirty_nodes;
+    std::vector<std::vector<core::FlowId>> flows_at; ///< per node: flows leaving or entering it
+    std::vector<std::uint32_t> transfers_at;         ///< per node: storage transfers under way
+    std::set<std::uint32_t> transfer_nodes;          ///< nodes with transfers_at > 0
+    std::vector<char> is_dirty;                      ///< per node: in dirty_nodes
+  };
   void on_activity_end(const simgrid::s4u::Activity& activity);
   void read_rates();
+  /// Something changed on the fabric: a barrier re-reads the rates.
+  void touch();
+  void mark_node(model::ClusterId cluster, std::uint32_t node);
+  /// The flows of `c` whose rates may have moved since the last read.
+  std::vector<core::FlowId> flows_to_read(const ClusterState& c) const;
+  void unlink_flow(const Flow& flow, core::FlowId id);
 
   Platform& platform_;
   Post post_;
@@ -69,6 +93,9 @@ private:
   std::uint64_t version_ = 0;         ///< counts changes
   std::uint64_t barrier_version_ = 0; ///< the changes the pending barrier covers
   std::unordered_map<const simgrid::s4u::Activity*, simgrid::s4u::ActivityPtr> ending_;
+  std::vector<ClusterState> clusters_;
+  /// Storage endpoints (on clusters whose storage takes the compute NICs): their cluster and node.
+  std::unordered_map<const simgrid::s4u::Host*, std::pair<model::ClusterId, std::uint32_t>> endpoints_;
   std::vector<simgrid::s4u::ActivityPtr> graveyard_;
 };
 

@@ -46,14 +46,16 @@ sg4::CommPtr SimgridIo::make_comm(const core::TransferRequest& request, model::N
 
 core::TransferId SimgridIo::start(const core::TransferRequest& request) {
   core::TransferId id = next_id_++;
-  Pending p{{}, request, sg4::Engine::get_clock(), 0};
+  Pending p{{}, request, {}, sg4::Engine::get_clock(), 0};
   if (striped_ && request.stripe_nodes.size() > 1) {
     double part = request.bytes / static_cast<double>(request.stripe_nodes.size());
     for (model::NodeId node : request.stripe_nodes) {
       p.comms.push_back(make_comm(request, node, part));
     }
+    p.nodes = request.stripe_nodes;
   } else {
     p.comms.push_back(make_comm(request, request.node, request.bytes));
+    p.nodes = {request.node};
   }
   p.left = p.comms.size();
   for (const auto& comm : p.comms) {
@@ -63,7 +65,7 @@ core::TransferId SimgridIo::start(const core::TransferRequest& request) {
   for (const auto& comm : pending.comms) {
     comm->start();
   }
-  changed();
+  changed(pending, +1);
   return id;
 }
 
@@ -79,16 +81,16 @@ void SimgridIo::cancel(core::TransferId id) {
   if (it == pending_.end()) {
     return;
   }
-  std::vector<sg4::CommPtr> comms = std::move(it->second.comms);
+  Pending p = std::move(it->second);
   pending_.erase(it);
-  for (const auto& comm : comms) {
+  for (const auto& comm : p.comms) {
     if (comm->get_state() == sg4::Activity::State::FINISHED) {
       graveyard_.push_back(comm); // a part that already arrived
     } else {
       cancel_comm(comm);
     }
   }
-  changed();
+  changed(p, -1);
 }
 
 void SimgridIo::on_activity_end(const sg4::Activity& activity) {
@@ -119,6 +121,7 @@ void SimgridIo::on_activity_end(const sg4::Activity& activity) {
       cancel_comm(comm); // a part failed with its node: the transfer fails, its other parts stop
     }
   }
+  changed(p, -1);
   core::TransferRequest r = std::move(p.request);
   double start_s = p.start_s;
   pending_.erase(it);
@@ -128,13 +131,12 @@ void SimgridIo::on_activity_end(const sg4::Activity& activity) {
     }
     moved_[model::to_index(r.cluster)][static_cast<std::size_t>(r.direction)] += r.bytes;
   }
-  changed();
   on_done_(core::TransferDone{id, r.owner, ok, sg4::Engine::get_clock() - start_s});
 }
 
-void SimgridIo::changed() const {
+void SimgridIo::changed(const Pending& pending, int delta) const {
   if (on_change_) {
-    on_change_();
+    on_change_(pending.request.cluster, pending.nodes, delta);
   }
 }
 

@@ -20,8 +20,9 @@ class SimgridIo final : public core::IoService {
 public:
   /// Runs in SimGrid's maestro when a transfer that was not cancelled ends.
   using Completion = std::function<void(const core::TransferDone& done)>;
-  /// Runs when transfers start or end (the fabric re-reads its flows' rates then).
-  using Changed = std::function<void()>;
+  /// Runs when a transfer starts (+1) or ends or is cancelled (-1), with the nodes whose storage paths
+  /// it takes (the fabric re-reads the rates of the flows it may have moved).
+  using Changed = std::function<void(model::ClusterId cluster, const std::vector<model::NodeId>& nodes, int delta)>;
 
   SimgridIo(Platform& platform, Completion on_done, bool striped = false, Changed on_change = {});
   ~SimgridIo() override;
@@ -41,13 +42,14 @@ private:
   struct Pending {
     std::vector<simgrid::s4u::CommPtr> comms; ///< one, or one per node (striped)
     core::TransferRequest request;
+    std::vector<model::NodeId> nodes; ///< whose storage paths its parts take
     double start_s = 0.0;
     std::size_t left = 0; ///< parts still moving
   };
   simgrid::s4u::CommPtr make_comm(const core::TransferRequest& request, model::NodeId node, double bytes) const;
   void cancel_comm(const simgrid::s4u::CommPtr& comm);
   void on_activity_end(const simgrid::s4u::Activity& activity);
-  void changed() const;
+  void changed(const Pending& pending, int delta) const;
 
   Platform& platform_;
   Completion on_done_;

@@ -46,7 +46,10 @@ struct Simulation::Impl {
       , fabric(platform, cfg, [this](const core::EngineEvent& event) { driver.post(event); })
       , io(
             platform, [this](const core::TransferDone& done) { driver.post(done); }, cfg.network.fluid(),
-            cfg.network.fluid() ? SimgridIo::Changed([this] { fabric.touch(); }) : SimgridIo::Changed())
+            cfg.network.fluid()
+                ? SimgridIo::Changed([this](model::ClusterId cluster, const std::vector<model::NodeId>& nodes,
+                                            int delta) { fabric.transfer_changed(cluster, nodes, delta); })
+                : SimgridIo::Changed())
       , loop(loop_setup(cfg, registries, graph, platform, std::move(workload), rec, io, fabric,
                         options.check_invariants))
       , driver(platform, io, fabric, loop, std::move(options.on_progress)) {}

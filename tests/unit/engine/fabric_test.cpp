@@ -6,6 +6,7 @@
 #include "sim/config/config.hpp"
 #include "sim/engine/platform.hpp"
 #include "sim/engine/simgrid_fabric.hpp"
+#include "sim/engine/simgrid_io.hpp"
 #include "sim/engine/timed_steps.hpp"
 #include "sim/topology/cluster_graph.hpp"
 
@@ -187,4 +188,58 @@ TEST_CASE("engine::fabric: on a non-blocking fabric flows leave the uplinks out 
   CHECK(usage.nic_down_Bps == std::vector<double>{0.0, 12.5e9, 12.5e9, 10e9});
   CHECK(usage.uplink_up_Bps == std::vector<double>{22.5e9, 0.0});
   CHECK(usage.uplink_down_Bps == std::vector<double>{0.0, 22.5e9});
+}
+
+TEST_CASE("engine::fabric: a storage transfer through a node's NIC slows only the flows through that NIC",
+          "[engine][network]") {
+  // Non-blocking fabric, storage traffic on the compute NICs (as on Seren). Flows A (0 -> 1) and B
+  // (2 -> 3) are capped at 20 GB/s. A 10 GB write from node 0 shares node 0's NIC with A: 12.5 GB/s
+  // each, so it ends at 0.8 s; then A runs at 20 again. B, on other NICs, never moves. The fabric
+  // re-reads only the flows a change can reach: this checks that what it skips is what did not move.
+  config::Config cfg = fabric_config(4, 2, "1:1");
+  topology::ClusterGraph graph(cfg);
+  engine::Platform platform(graph, cfg);
+  model::ClusterId c{0};
+  REQUIRE(platform.flows_bypass_uplinks(c));
+  std::vector<core::FlowId> changed_at_end;
+  engine::SimgridFabric fabric(platform, cfg, [](const core::EngineEvent&) {});
+  double done_s = -1.0;
+  engine::SimgridIo io(
+      platform, [&](const core::TransferDone& d) { done_s = d.duration_s; }, true,
+      [&](model::ClusterId cluster, const std::vector<model::NodeId>& nodes, int delta) {
+        fabric.transfer_changed(cluster, nodes, delta);
+      });
+  core::FlowId a = 0;
+  core::FlowId b = 0;
+  std::vector<double> during;
+  std::vector<double> after;
+  Script script;
+  script.steps.emplace_back(0.0, [&] {
+    a = fabric.open(flow(0, 1, 20e9));
+    b = fabric.open(flow(2, 3, 20e9));
+    core::TransferRequest write;
+    write.cluster = c;
+    write.node = model::NodeId{0};
+    write.bytes = 10e9;
+    io.start(write);
+  });
+  script.steps.emplace_back(0.5, [&] {
+    fabric.take_changed();
+    during = {fabric.achieved_Bps(a), fabric.achieved_Bps(b)};
+  });
+  script.steps.emplace_back(1.5, [&] {
+    changed_at_end = fabric.take_changed();
+    after = {fabric.achieved_Bps(a), fabric.achieved_Bps(b)};
+    fabric.close(a);
+    fabric.close(b);
+  });
+  script.run(platform);
+  CHECK(done_s == Approx(0.8));
+  REQUIRE(during.size() == 2);
+  CHECK(during[0] == Approx(12.5e9));
+  CHECK(during[1] == Approx(20e9));
+  REQUIRE(after.size() == 2);
+  CHECK(after[0] == Approx(20e9));
+  CHECK(after[1] == Approx(20e9));
+  CHECK(changed_at_end == std::vector<core::FlowId>{a}); // B's rate never moved
 }
