@@ -287,11 +287,19 @@ void SimgridFabric::set_uplinks_down(model::ClusterId cluster, std::uint32_t lea
 core::FabricUsage SimgridFabric::usage(model::ClusterId cluster) const {
   core::FabricUsage u;
   std::size_t nodes = platform_.node_count(cluster);
+  const ClusterState& c = clusters_[model::to_index(cluster)];
   for (std::uint32_t n = 0; n < nodes; ++n) {
     const sg4::SplitDuplexLink* nic = platform_.compute_nic(cluster, model::NodeId{n});
-    u.nic_Bps = nic->get_link_up()->get_bandwidth();
-    u.nic_up_Bps.push_back(nic->get_link_up()->get_usage());
-    u.nic_down_Bps.push_back(nic->get_link_down()->get_usage());
+    // Under the fluid model the fabric knows every flow and storage transfer through a compute NIC:
+    // a NIC with none carries nothing.
+    bool idle = platform_.fluid() && c.flows_at[n].empty() && (!c.storage_on_nic || c.transfers_at[n] == 0);
+    u.nic_up_Bps.push_back(idle ? 0.0 : nic->get_link_up()->get_usage());
+    u.nic_down_Bps.push_back(idle ? 0.0 : nic->get_link_down()->get_usage());
+  }
+  if (nodes > 0) {
+    u.nic_Bps = platform_.compute_nic(cluster, model::NodeId{static_cast<std::uint32_t>(nodes - 1)})
+                    ->get_link_up()
+                    ->get_bandwidth();
   }
   for (std::uint32_t leaf = 0; leaf < platform_.leaf_count(cluster); ++leaf) {
     const sg4::SplitDuplexLink* up = platform_.uplink(cluster, leaf);
