@@ -42,9 +42,6 @@ SimgridFabric::SimgridFabric(Platform& platform, const config::Config& config, P
     state.flows_at.resize(nodes);
     state.transfers_at.resize(nodes, 0);
     state.is_dirty.resize(nodes, 0);
-    for (std::uint32_t n = 0; n < nodes && state.storage_on_nic; ++n) {
-      endpoints_.emplace(platform.storage_endpoint(id, model::NodeId{n}), std::pair{id, n});
-    }
     clusters_.push_back(std::move(state));
   }
   sg4::Activity::on_completion_cb([](const sg4::Activity& a) {
@@ -128,8 +125,8 @@ void SimgridFabric::transfer_changed(model::ClusterId cluster, const std::vector
     for (model::NodeId node : nodes) {
       auto n = static_cast<std::uint32_t>(model::to_index(node));
       std::uint32_t& count = c.transfers_at[n];
-      ACME_ASSERT(delta > 0 || count > 0, "a transfer ends on a node it started on");
-      count = delta > 0 ? count + 1 : count - 1;
+      ACME_ASSERT(delta >= 0 || count > 0, "a transfer ends on a node it started on");
+      count = delta > 0 ? count + 1 : (delta < 0 ? count - 1 : count);
       if (count == 0) {
         c.transfer_nodes.erase(n);
       } else {
@@ -139,7 +136,9 @@ void SimgridFabric::transfer_changed(model::ClusterId cluster, const std::vector
     }
     c.storage_dirty = true;
   }
-  touch();
+  if (delta != 0) {
+    touch(); // a part that arrived is read at the next change: the transfer's end comes with its last part
+  }
 }
 
 void SimgridFabric::touch() {
@@ -166,15 +165,6 @@ void SimgridFabric::on_activity_end(const sg4::Activity& activity) {
     return;
   }
   if (!barrier_ || &activity != barrier_.get()) {
-    // A storage transfer's part ended: the flows through its node's NIC may run faster at the next read.
-    if (const auto* comm = dynamic_cast<const sg4::Comm*>(&activity); comm != nullptr) {
-      for (const sg4::Host* host : {comm->get_source(), comm->get_destination()}) {
-        if (auto e = endpoints_.find(host); e != endpoints_.end()) {
-          mark_node(e->second.first, e->second.second);
-          clusters_[model::to_index(e->second.first)].storage_dirty = true;
-        }
-      }
-    }
     return;
   }
   graveyard_.push_back(barrier_); // never drop the last reference inside the completion callback
@@ -242,14 +232,17 @@ void SimgridFabric::read_rates() {
   std::vector<core::FlowId> ids;
   for (std::size_t ci = 0; ci < clusters_.size(); ++ci) {
     const ClusterState& c = clusters_[ci];
+    if (!c.all_dirty && !c.storage_dirty && c.dirty_nodes.empty()) {
+      continue; // nothing changed there
+    }
     if (c.all_dirty || !c.bypass) {
       // Through the uplinks every flow of the cluster may have moved.
       for (const auto& [id, flow] : flows_) {
-        if (model::to_index(flow.cluster) == ci && (c.all_dirty || c.storage_dirty || !c.dirty_nodes.empty())) {
+        if (model::to_index(flow.cluster) == ci) {
           ids.push_back(id);
         }
       }
-    } else if (c.storage_dirty || !c.dirty_nodes.empty()) {
+    } else {
       std::vector<core::FlowId> some = flows_to_read(c);
       ids.insert(ids.end(), some.begin(), some.end());
     }

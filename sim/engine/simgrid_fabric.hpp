@@ -41,7 +41,8 @@ public:
   void set_uplinks_down(model::ClusterId cluster, std::uint32_t leaf, std::uint32_t down) override;
   core::FabricUsage usage(model::ClusterId cluster) const override;
 
-  /// A storage transfer through `nodes` started (+1) or ended or was cancelled (-1).
+  /// A storage transfer through `nodes` started (+1) or ended or was cancelled (-1), or one of its parts
+  /// arrived before the others (0: the flows through that node are re-read at the next change).
   void transfer_changed(model::ClusterId cluster, const std::vector<model::NodeId>& nodes, int delta);
   /// Releases ended activities (at the start of each instant, outside SimGrid callbacks).
   void collect_garbage();
@@ -94,8 +95,6 @@ private:
   std::uint64_t barrier_version_ = 0; ///< the changes the pending barrier covers
   std::unordered_map<const simgrid::s4u::Activity*, simgrid::s4u::ActivityPtr> ending_;
   std::vector<ClusterState> clusters_;
-  /// Storage endpoints (on clusters whose storage takes the compute NICs): their cluster and node.
-  std::unordered_map<const simgrid::s4u::Host*, std::pair<model::ClusterId, std::uint32_t>> endpoints_;
   std::vector<simgrid::s4u::ActivityPtr> graveyard_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/model/assert.hpp"
@@ -113,7 +114,12 @@ void SimgridIo::on_activity_end(const sg4::Activity& activity) {
   Pending& p = it->second;
   bool ok = activity.get_state() == sg4::Activity::State::FINISHED;
   if (ok && --p.left > 0) {
-    return; // other parts still move
+    // Other parts still move; this one's node has its path back (the fabric re-reads it at its next read).
+    auto part = std::find_if(p.comms.begin(), p.comms.end(), [&](const auto& c) { return c.get() == &activity; });
+    if (on_change_ && part != p.comms.end()) {
+      on_change_(p.request.cluster, {p.nodes[static_cast<std::size_t>(part - p.comms.begin())]}, 0);
+    }
+    return;
   }
   for (const auto& comm : p.comms) {
     graveyard_.push_back(comm); // never drop the last reference inside the completion callback

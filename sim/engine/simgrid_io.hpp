@@ -21,7 +21,8 @@ public:
   /// Runs in SimGrid's maestro when a transfer that was not cancelled ends.
   using Completion = std::function<void(const core::TransferDone& done)>;
   /// Runs when a transfer starts (+1) or ends or is cancelled (-1), with the nodes whose storage paths
-  /// it takes (the fabric re-reads the rates of the flows it may have moved).
+  /// it takes (the fabric re-reads the rates of the flows it may have moved), and when one part of a
+  /// striped transfer arrives before the others (0, its node).
   using Changed = std::function<void(model::ClusterId cluster, const std::vector<model::NodeId>& nodes, int delta)>;
 
   SimgridIo(Platform& platform, Completion on_done, bool striped = false, Changed on_change = {});
