@@ -37,12 +37,54 @@ struct Script {
   void run(engine::Platform& platform) const { engine::run_timed_steps(platform, steps); }
 };
 
+/// Three flows opened at 0 s and read and closed at 1 s, on two leaves of two nodes: A (0 -> 2, 20 GB/s)
+/// and B (1 -> 3, 10 GB/s) cross from leaf 0 to leaf 1; C (0 -> 1, 20 GB/s, pipeline) shares node 0's
+/// NIC with A.
+struct ThreeFlows {
+  core::FlowId a = 0;
+  core::FlowId b = 0;
+  core::FlowId c = 0;
+  std::map<core::FlowId, double> rates;
+  std::vector<core::FlowId> changed; ///< take_changed() at 1 s
+  core::FabricUsage usage;
+
+  void run(engine::Platform& platform, engine::SimgridFabric& fabric) {
+    Script script;
+    script.steps.emplace_back(0.0, [&] {
+      a = fabric.open(flow(0, 2, 20e9));
+      b = fabric.open(flow(1, 3, 10e9));
+      c = fabric.open(flow(0, 1, 20e9, true));
+    });
+    script.steps.emplace_back(1.0, [&] {
+      changed = fabric.take_changed();
+      for (core::FlowId f : {a, b, c}) {
+        rates[f] = fabric.achieved_Bps(f);
+      }
+      usage = fabric.usage(model::ClusterId{0});
+      for (core::FlowId f : {a, b, c}) {
+        fabric.close(f);
+      }
+    });
+    script.run(platform);
+  }
+  /// Max-min: B is capped at 10; A and C split node 0's NIC, 12.5 each. NICs: node 0 sends 25 (full),
+  /// node 1 sends 10 and receives 12.5, nodes 2 and 3 receive 12.5 and 10; leaf 0's uplink carries A
+  /// and B up, leaf 1's down.
+  void check_shares() {
+    CHECK(rates[a] == Approx(12.5e9));
+    CHECK(rates[b] == Approx(10e9));
+    CHECK(rates[c] == Approx(12.5e9));
+    CHECK(usage.nic_up_Bps == std::vector<double>{25e9, 10e9, 0.0, 0.0});
+    CHECK(usage.nic_down_Bps == std::vector<double>{0.0, 12.5e9, 12.5e9, 10e9});
+    CHECK(usage.uplink_up_Bps == std::vector<double>{22.5e9, 0.0});
+    CHECK(usage.uplink_down_Bps == std::vector<double>{0.0, 22.5e9});
+  }
+};
+
 } // namespace
 
 TEST_CASE("engine::fabric: flows through shared bottlenecks get their max-min fair shares", "[engine][network]") {
-  // Two leaves of two nodes, 2:1: each leaf's one uplink carries 25 GB/s. A (0 -> 2, 20 GB/s) and
-  // B (1 -> 3, 10 GB/s) cross leaf 0's uplink; C (0 -> 1, 20 GB/s) shares node 0's NIC with A.
-  // Max-min: B is capped at 10; A and C split node 0's NIC, 12.5 each (the uplink has room for 15).
+  // ThreeFlows on two leaves at 2:1: each leaf's one uplink carries 25 GB/s, which A and B cross.
   config::Config cfg = fabric_config(4, 2, "2:1");
   REQUIRE(cfg.clusters[0].network.leaf_uplink_bw_Bps == NIC_Bps);
   topology::ClusterGraph graph(cfg);
@@ -52,44 +94,15 @@ TEST_CASE("engine::fabric: flows through shared bottlenecks get their max-min fa
   engine::SimgridFabric fabric(platform, cfg, [&](const core::EngineEvent& e) {
     posted += std::holds_alternative<core::FlowRatesChanged>(e) ? 1 : 0;
   });
-  core::FlowId a = 0;
-  core::FlowId b = 0;
-  core::FlowId c = 0;
-  std::map<core::FlowId, double> rates;
-  std::vector<core::FlowId> changed;
-  core::FabricUsage usage;
-  Script script;
-  script.steps.emplace_back(0.0, [&] {
-    a = fabric.open(flow(0, 2, 20e9));
-    b = fabric.open(flow(1, 3, 10e9));
-    c = fabric.open(flow(0, 1, 20e9, true));
-  });
-  script.steps.emplace_back(1.0, [&] {
-    changed = fabric.take_changed();
-    for (core::FlowId f : {a, b, c}) {
-      rates[f] = fabric.achieved_Bps(f);
-    }
-    usage = fabric.usage(model::ClusterId{0});
-    for (core::FlowId f : {a, b, c}) {
-      fabric.close(f);
-    }
-  });
-  script.run(platform);
+  ThreeFlows t;
+  t.run(platform, fabric);
   // The three opens at one instant: the barrier started by the first covers the others, then re-reads
   // once more because they came after it started; at most two reports, none at the closes.
   CHECK(posted >= 1);
   CHECK(posted <= 2);
-  CHECK(changed == std::vector<core::FlowId>{a, b, c});
-  CHECK(rates[a] == Approx(12.5e9));
-  CHECK(rates[b] == Approx(10e9));
-  CHECK(rates[c] == Approx(12.5e9));
-  // NICs: node 0 sends 25 (full), node 1 sends 10 and receives 12.5, nodes 2 and 3 receive 12.5 and 10;
-  // leaf 0's uplink carries A and B up, leaf 1's down.
-  CHECK(usage.nic_Bps == NIC_Bps);
-  CHECK(usage.nic_up_Bps == std::vector<double>{25e9, 10e9, 0.0, 0.0});
-  CHECK(usage.nic_down_Bps == std::vector<double>{0.0, 12.5e9, 12.5e9, 10e9});
-  CHECK(usage.uplink_up_Bps == std::vector<double>{22.5e9, 0.0});
-  CHECK(usage.uplink_down_Bps == std::vector<double>{0.0, 22.5e9});
+  CHECK(t.changed == std::vector<core::FlowId>{t.a, t.b, t.c});
+  CHECK(t.usage.nic_Bps == NIC_Bps);
+  t.check_shares(); // the uplink has room for 15 of A and B's 30 GB/s
 }
 
 TEST_CASE("engine::fabric: a lost spine link re-shares the flows through its leaf", "[engine][network]") {
@@ -138,10 +151,9 @@ TEST_CASE("engine::fabric: a lost spine link re-shares the flows through its lea
 
 TEST_CASE("engine::fabric: on a non-blocking fabric flows leave the uplinks out and get the same shares",
           "[engine][network]") {
-  // The first case's flows on a 1:1 fabric (each leaf's uplinks carry 50 GB/s, its two NICs 50 GB/s):
-  // the uplinks can never bind, so the flows' routes leave them out. The shares are still the max-min
-  // ones (B 10, A and C 12.5 each on node 0's NIC), and the uplinks' use counts the flows crossing
-  // leaves (A and B up from leaf 0, down into leaf 1).
+  // ThreeFlows on a 1:1 fabric (each leaf's uplinks carry 50 GB/s, its two NICs 50 GB/s): the uplinks
+  // can never bind, so the flows' routes leave them out. The shares are still the max-min ones, and the
+  // uplinks' use counts the flows crossing leaves.
   config::Config cfg = fabric_config(4, 2, "1:1");
   REQUIRE(cfg.clusters[0].network.leaf_uplink_bw_Bps == 2 * NIC_Bps);
   topology::ClusterGraph graph(cfg);
@@ -160,34 +172,9 @@ TEST_CASE("engine::fabric: on a non-blocking fabric flows leave the uplinks out 
   CHECK(std::none_of(route.begin(), route.end(), is_uplink));
   CHECK(std::any_of(storage.begin(), storage.end(), is_uplink));
   engine::SimgridFabric fabric(platform, cfg, [](const core::EngineEvent&) {});
-  core::FlowId a = 0;
-  core::FlowId b = 0;
-  core::FlowId d = 0;
-  std::map<core::FlowId, double> rates;
-  core::FabricUsage usage;
-  Script script;
-  script.steps.emplace_back(0.0, [&] {
-    a = fabric.open(flow(0, 2, 20e9));
-    b = fabric.open(flow(1, 3, 10e9));
-    d = fabric.open(flow(0, 1, 20e9, true));
-  });
-  script.steps.emplace_back(1.0, [&] {
-    for (core::FlowId f : {a, b, d}) {
-      rates[f] = fabric.achieved_Bps(f);
-    }
-    usage = fabric.usage(c);
-    for (core::FlowId f : {a, b, d}) {
-      fabric.close(f);
-    }
-  });
-  script.run(platform);
-  CHECK(rates[a] == Approx(12.5e9));
-  CHECK(rates[b] == Approx(10e9));
-  CHECK(rates[d] == Approx(12.5e9));
-  CHECK(usage.nic_up_Bps == std::vector<double>{25e9, 10e9, 0.0, 0.0});
-  CHECK(usage.nic_down_Bps == std::vector<double>{0.0, 12.5e9, 12.5e9, 10e9});
-  CHECK(usage.uplink_up_Bps == std::vector<double>{22.5e9, 0.0});
-  CHECK(usage.uplink_down_Bps == std::vector<double>{0.0, 22.5e9});
+  ThreeFlows t;
+  t.run(platform, fabric);
+  t.check_shares();
 }
 
 TEST_CASE("engine::fabric: a storage transfer through a node's NIC slows only the flows through that NIC",
