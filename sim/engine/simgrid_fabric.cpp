@@ -17,6 +17,9 @@ SimgridFabric* g_active = nullptr; // SimGrid's completion signal is global; one
 constexpr std::uint64_t FLOW_BYTES = 10'000'000'000'000'000'000ULL; // 1e19 B: > 3 years at 100 GB/s
 constexpr double CHANGE_TOLERANCE = 1e-9;                           // relative move of a rate that counts
 constexpr double MIN_UPLINK_Bps = 1.0;                              // a leaf with every uplink down
+// A NIC direction whose flows' demands sum to its bandwidth cannot bind them (a job's DP and PP caps split
+// the NIC exactly); the slack covers the rounding of that split and of the running sums.
+constexpr double PARK_SLACK = 1e-9;
 
 } // namespace
 
@@ -40,6 +43,11 @@ SimgridFabric::SimgridFabric(Platform& platform, const config::Config& config, P
     state.storage_on_nic =
         nodes > 0 && platform.storage_nic(id, model::NodeId{0}) == platform.compute_nic(id, model::NodeId{0});
     state.flows_at.resize(nodes);
+    state.demand_up_Bps.resize(nodes, 0.0);
+    state.demand_down_Bps.resize(nodes, 0.0);
+    if (nodes > 0) {
+      state.nic_Bps = platform.compute_nic(id, model::NodeId{0})->get_link_up()->get_bandwidth();
+    }
     state.transfers_at.resize(nodes, 0);
     state.is_dirty.resize(nodes, 0);
     clusters_.push_back(std::move(state));
@@ -57,27 +65,64 @@ SimgridFabric::~SimgridFabric() {
 
 core::FlowId SimgridFabric::open(const core::FlowRequest& request) {
   ACME_ASSERT(platform_.fluid(), "training flows need the fluid platform (flow ports)");
-  bool pipeline = request.kind == core::FlowKind::PIPELINE;
-  sg4::Host* from = platform_.port_host(request.cluster, request.from, pipeline);
-  sg4::Host* to = platform_.port_host(request.cluster, request.to, pipeline);
-  sg4::Link* port = platform_.port_link(request.cluster, request.from, pipeline)->get_link_up();
-  port->set_bandwidth(request.demand_Bps);
-  sg4::CommPtr comm = sg4::Comm::sendto_init(from, to);
-  comm->set_payload_size(FLOW_BYTES);
-  comm->start();
   core::FlowId id = next_id_++;
-  auto from_node = static_cast<std::uint32_t>(model::to_index(request.from));
-  auto to_node = static_cast<std::uint32_t>(model::to_index(request.to));
-  flows_.emplace(id, Flow{comm, port, 0.0, false, request.cluster, from_node, to_node,
-                          platform_.leaf_of(request.cluster, request.from),
-                          platform_.leaf_of(request.cluster, request.to)});
+  auto from = static_cast<std::uint32_t>(model::to_index(request.from));
+  auto to = static_cast<std::uint32_t>(model::to_index(request.to));
+  Flow flow;
+  flow.demand_Bps = request.demand_Bps;
+  flow.cluster = request.cluster;
+  flow.from = from;
+  flow.to = to;
+  flow.from_leaf = platform_.leaf_of(request.cluster, request.from);
+  flow.to_leaf = platform_.leaf_of(request.cluster, request.to);
+  flow.pipeline = request.kind == core::FlowKind::PIPELINE;
   ClusterState& c = clusters_[model::to_index(request.cluster)];
-  c.flows_at[from_node].push_back(id);
-  c.flows_at[to_node].push_back(id);
-  mark_node(request.cluster, from_node);
-  mark_node(request.cluster, to_node);
-  touch();
+  c.flows_at[from].push_back(id);
+  c.flows_at[to].push_back(id);
+  c.demand_up_Bps[from] += request.demand_Bps;
+  c.demand_down_Bps[to] += request.demand_Bps;
+  Flow& added = flows_.emplace(id, flow).first->second;
+  if (may_park(c, from, to)) {
+    added.achieved_Bps = request.demand_Bps; // what sharing gives it; the job already progresses at that rate
+    added.read = true;
+    return id;
+  }
+  materialize(added);
+  materialize_at(request.cluster, from); // the flows already through these NICs may now be bound
+  materialize_at(request.cluster, to);
   return id;
+}
+
+bool SimgridFabric::may_park(const ClusterState& c, std::uint32_t from, std::uint32_t to) const {
+  double limit_Bps = c.nic_Bps * (1.0 + PARK_SLACK);
+  bool transfers = c.storage_on_nic && (c.transfers_at[from] > 0 || c.transfers_at[to] > 0);
+  return c.bypass && !transfers && c.demand_up_Bps[from] <= limit_Bps && c.demand_down_Bps[to] <= limit_Bps;
+}
+
+void SimgridFabric::materialize(Flow& flow) {
+  model::NodeId from{flow.from};
+  model::NodeId to{flow.to};
+  sg4::Host* from_port = platform_.port_host(flow.cluster, from, flow.pipeline);
+  sg4::Host* to_port = platform_.port_host(flow.cluster, to, flow.pipeline);
+  flow.port = platform_.port_link(flow.cluster, from, flow.pipeline)->get_link_up();
+  flow.port->set_bandwidth(flow.demand_Bps);
+  flow.comm = sg4::Comm::sendto_init(from_port, to_port);
+  flow.comm->set_payload_size(FLOW_BYTES);
+  flow.comm->start();
+  flow.read = false;
+  ++live_flows_;
+  mark_node(flow.cluster, flow.from);
+  mark_node(flow.cluster, flow.to);
+  touch();
+}
+
+void SimgridFabric::materialize_at(model::ClusterId cluster, std::uint32_t node) {
+  for (core::FlowId id : clusters_[model::to_index(cluster)].flows_at[node]) {
+    Flow& flow = flows_.at(id);
+    if (!flow.comm) {
+      materialize(flow);
+    }
+  }
 }
 
 void SimgridFabric::close(core::FlowId flow) {
@@ -86,6 +131,10 @@ void SimgridFabric::close(core::FlowId flow) {
   sg4::CommPtr comm = it->second.comm;
   unlink_flow(it->second, flow);
   flows_.erase(it);
+  if (!comm) {
+    return; // parked: nothing on SimGrid moves
+  }
+  --live_flows_;
   // SimGrid reports a cancelled comm twice (CANCELED now, FAILED later): keep it alive until the last.
   ending_[comm.get()] = comm;
   comm->cancel();
@@ -105,9 +154,13 @@ std::vector<core::FlowId> SimgridFabric::take_changed() {
 
 void SimgridFabric::unlink_flow(const Flow& flow, core::FlowId id) {
   ClusterState& c = clusters_[model::to_index(flow.cluster)];
+  c.demand_up_Bps[flow.from] -= flow.demand_Bps;
+  c.demand_down_Bps[flow.to] -= flow.demand_Bps;
   for (std::uint32_t node : {flow.from, flow.to}) {
     std::erase(c.flows_at[node], id);
-    mark_node(flow.cluster, node);
+    if (flow.comm) {
+      mark_node(flow.cluster, node);
+    }
   }
 }
 
@@ -127,6 +180,9 @@ void SimgridFabric::transfer_changed(model::ClusterId cluster, const std::vector
       std::uint32_t& count = c.transfers_at[n];
       ACME_ASSERT(delta >= 0 || count > 0, "a transfer ends on a node it started on");
       count = delta > 0 ? count + 1 : (delta < 0 ? count - 1 : count);
+      if (delta > 0) {
+        materialize_at(cluster, n); // a transfer shares the NIC: its flows go on SimGrid
+      }
       if (count == 0) {
         c.transfer_nodes.erase(n);
       } else {
@@ -143,8 +199,8 @@ void SimgridFabric::transfer_changed(model::ClusterId cluster, const std::vector
 
 void SimgridFabric::touch() {
   ++version_;
-  if (flows_.empty() && changed_.empty()) {
-    return; // nothing to re-read: without flows, rates matter to no one
+  if (live_flows_ == 0 && changed_.empty()) {
+    return; // nothing to re-read: without flows on SimGrid, rates matter to no one
   }
   if (barrier_) {
     return; // the pending barrier re-reads; it starts another if this change came after its solve
@@ -217,8 +273,11 @@ std::vector<core::FlowId> SimgridFabric::flows_to_read(const ClusterState& c) co
       reach_storage();
     }
     for (core::FlowId id : c.flows_at[node]) {
-      out.push_back(id);
       const Flow& f = flows_.at(id);
+      if (!f.comm) {
+        continue; // parked: at its demand, and sharing nothing that binds
+      }
+      out.push_back(id);
       reach(f.from);
       reach(f.to);
     }
@@ -238,7 +297,7 @@ void SimgridFabric::read_rates() {
     if (c.all_dirty || !c.bypass) {
       // Through the uplinks every flow of the cluster may have moved.
       for (const auto& [id, flow] : flows_) {
-        if (model::to_index(flow.cluster) == ci) {
+        if (model::to_index(flow.cluster) == ci && flow.comm) {
           ids.push_back(id);
         }
       }
@@ -281,13 +340,39 @@ core::FabricUsage SimgridFabric::usage(model::ClusterId cluster) const {
   core::FabricUsage u;
   std::size_t nodes = platform_.node_count(cluster);
   const ClusterState& c = clusters_[model::to_index(cluster)];
+  u.nic_up_Bps.assign(nodes, 0.0);
+  u.nic_down_Bps.assign(nodes, 0.0);
+  std::vector<char> on_simgrid(nodes, platform_.fluid() ? 0 : 1); // without flows SimGrid knows every load
+  for (std::uint32_t n = 0; n < nodes && platform_.fluid(); ++n) {
+    // Under the fluid model the fabric knows every flow and storage transfer through a compute NIC: a NIC
+    // with neither carries nothing, and one with parked flows only carries their demands.
+    on_simgrid[n] = c.storage_on_nic && c.transfers_at[n] > 0 ? 1 : 0;
+  }
+  bool bypass = platform_.flows_bypass_uplinks(cluster);
+  u.uplink_up_Bps.assign(platform_.leaf_count(cluster), 0.0);
+  u.uplink_down_Bps.assign(platform_.leaf_count(cluster), 0.0);
+  for (const auto& [id, flow] : flows_) {
+    if (flow.cluster != cluster) {
+      continue;
+    }
+    if (flow.comm) {
+      on_simgrid[flow.from] = 1;
+      on_simgrid[flow.to] = 1;
+    } else { // parked flows load their NICs outside SimGrid
+      u.nic_up_Bps[flow.from] += flow.achieved_Bps;
+      u.nic_down_Bps[flow.to] += flow.achieved_Bps;
+    }
+    if (bypass && flow.from_leaf != flow.to_leaf) {
+      u.uplink_up_Bps[flow.from_leaf] += flow.achieved_Bps;
+      u.uplink_down_Bps[flow.to_leaf] += flow.achieved_Bps;
+    }
+  }
   for (std::uint32_t n = 0; n < nodes; ++n) {
-    const sg4::SplitDuplexLink* nic = platform_.compute_nic(cluster, model::NodeId{n});
-    // Under the fluid model the fabric knows every flow and storage transfer through a compute NIC:
-    // a NIC with none carries nothing.
-    bool idle = platform_.fluid() && c.flows_at[n].empty() && (!c.storage_on_nic || c.transfers_at[n] == 0);
-    u.nic_up_Bps.push_back(idle ? 0.0 : nic->get_link_up()->get_usage());
-    u.nic_down_Bps.push_back(idle ? 0.0 : nic->get_link_down()->get_usage());
+    if (on_simgrid[n] != 0) {
+      const sg4::SplitDuplexLink* nic = platform_.compute_nic(cluster, model::NodeId{n});
+      u.nic_up_Bps[n] += nic->get_link_up()->get_usage();
+      u.nic_down_Bps[n] += nic->get_link_down()->get_usage();
+    }
   }
   if (nodes > 0) {
     u.nic_Bps = platform_.compute_nic(cluster, model::NodeId{static_cast<std::uint32_t>(nodes - 1)})
@@ -297,16 +382,8 @@ core::FabricUsage SimgridFabric::usage(model::ClusterId cluster) const {
   for (std::uint32_t leaf = 0; leaf < platform_.leaf_count(cluster); ++leaf) {
     const sg4::SplitDuplexLink* up = platform_.uplink(cluster, leaf);
     u.uplink_Bps.push_back(up->get_link_up()->get_bandwidth());
-    u.uplink_up_Bps.push_back(up->get_link_up()->get_usage());
-    u.uplink_down_Bps.push_back(up->get_link_down()->get_usage());
-  }
-  if (platform_.flows_bypass_uplinks(cluster)) {
-    for (const auto& [id, flow] : flows_) {
-      if (flow.cluster == cluster && flow.from_leaf != flow.to_leaf) {
-        u.uplink_up_Bps[flow.from_leaf] += flow.achieved_Bps;
-        u.uplink_down_Bps[flow.to_leaf] += flow.achieved_Bps;
-      }
-    }
+    u.uplink_up_Bps[leaf] += up->get_link_up()->get_usage();
+    u.uplink_down_Bps[leaf] += up->get_link_down()->get_usage();
   }
   return u;
 }

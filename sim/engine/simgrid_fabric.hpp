@@ -24,6 +24,14 @@ namespace acme::engine {
 /// moved, it posts FlowRatesChanged to the event loop. Without flows (model `none`) it only changes
 /// uplink capacities. Where the flows' routes leave out the uplinks (Platform::flows_bypass_uplinks),
 /// usage() adds the flows that cross leaves to the uplinks' load.
+///
+/// Parked flows: where the routes leave out the uplinks, a flow's route is its port, its source's NIC
+/// (up) and its destination's NIC (down). While the flows through each of those two NIC directions
+/// demand no more than the NIC carries, and no storage transfer uses either NIC, no link of the route
+/// can bind: max-min sharing gives the flow exactly its demand, and leaving it out of the sharing moves
+/// no other flow's rate. Such a flow is kept parked, outside SimGrid, at its demand; it is put on SimGrid
+/// (as above) the moment a transfer starts on one of its NICs or the flows there outgrow the NIC, and
+/// stays there until it closes. Rates are those of sharing every flow; only the cost differs.
 class SimgridFabric final : public core::FabricService {
 public:
   /// Runs in SimGrid's maestro: queues an event on the loop at SimGrid's clock.
@@ -49,7 +57,8 @@ public:
 
 private:
   struct Flow {
-    simgrid::s4u::CommPtr comm;
+    simgrid::s4u::CommPtr comm; ///< null while parked
+    double demand_Bps = 0.0;
     simgrid::s4u::Link* port = nullptr; ///< the port link's direction the flow leaves by
     double achieved_Bps = 0.0;
     bool read = false; ///< its rate was read once
@@ -58,6 +67,7 @@ private:
     std::uint32_t to = 0;
     std::uint32_t from_leaf = 0;
     std::uint32_t to_leaf = 0;
+    bool pipeline = false; ///< which of the nodes' ports it uses
   };
   /// What changed in a cluster since its flows' rates were last read. Where the flows bypass the
   /// uplinks, a flow's rate depends only on the links of its nodes' NICs: the flows that may have moved
@@ -69,7 +79,10 @@ private:
     bool all_dirty = false;      ///< re-read every flow of the cluster
     bool storage_dirty = false;
     std::vector<std::uint32_t> dirty_nodes;
+    double nic_Bps = 0.0;                            ///< a node's compute NIC, each direction
     std::vector<std::vector<core::FlowId>> flows_at; ///< per node: flows leaving or entering it
+    std::vector<double> demand_up_Bps;               ///< per node: flows leaving it, summed demands
+    std::vector<double> demand_down_Bps;             ///< per node: flows entering it
     std::vector<std::uint32_t> transfers_at;         ///< per node: storage transfers under way
     std::set<std::uint32_t> transfer_nodes;          ///< nodes with transfers_at > 0
     std::vector<char> is_dirty;                      ///< per node: in dirty_nodes
@@ -82,12 +95,19 @@ private:
   /// The flows of `c` whose rates may have moved since the last read.
   std::vector<core::FlowId> flows_to_read(const ClusterState& c) const;
   void unlink_flow(const Flow& flow, core::FlowId id);
+  /// Whether a flow from `from` to `to` (already counted in the demands) may stay parked.
+  bool may_park(const ClusterState& c, std::uint32_t from, std::uint32_t to) const;
+  /// Puts a parked flow on SimGrid (its rate is read at the next barrier).
+  void materialize(Flow& flow);
+  /// Puts the parked flows through `node` on SimGrid.
+  void materialize_at(model::ClusterId cluster, std::uint32_t node);
 
   Platform& platform_;
   Post post_;
   std::vector<std::vector<std::uint32_t>> uplinks_per_leaf_; ///< per cluster, per leaf (its links)
   std::vector<std::vector<double>> uplink_bw_Bps_;           ///< per cluster, per leaf: all links up
   core::FlowId next_id_ = 1;
+  std::size_t live_flows_ = 0;         ///< flows on SimGrid (not parked)
   std::map<core::FlowId, Flow> flows_; ///< ordered: rates are read and reported in opening order
   std::vector<core::FlowId> changed_;
   simgrid::s4u::ExecPtr barrier_;

@@ -230,3 +230,54 @@ TEST_CASE("engine::fabric: a storage transfer through a node's NIC slows only th
   CHECK(after[1] == Approx(20e9));
   CHECK(changed_at_end == std::vector<core::FlowId>{a}); // B's rate never moved
 }
+
+TEST_CASE("engine::fabric: flows no link can bind stay off SimGrid at their demand until one can",
+          "[engine][network]") {
+  // Non-blocking fabric. A (0 -> 2, 20 GB/s) and B (1 -> 3, 10 GB/s) fit their NICs: they are parked at
+  // their demands at once, no sharing is solved (no report), and usage() still counts them. C (0 -> 1,
+  // 20 GB/s) then asks node 0's NIC for 40 GB/s: A and C go on SimGrid and split it, 12.5 each, as
+  // ThreeFlows' max-min shares say (B, through node 1, with them).
+  config::Config cfg = fabric_config(4, 2, "1:1");
+  topology::ClusterGraph graph(cfg);
+  engine::Platform platform(graph, cfg);
+  REQUIRE(platform.flows_bypass_uplinks(model::ClusterId{0}));
+  int posted = 0;
+  engine::SimgridFabric fabric(platform, cfg, [&](const core::EngineEvent& e) {
+    posted += std::holds_alternative<core::FlowRatesChanged>(e) ? 1 : 0;
+  });
+  ThreeFlows t;
+  std::vector<double> parked;
+  int posted_parked = -1;
+  core::FabricUsage parked_usage;
+  Script script;
+  script.steps.emplace_back(0.0, [&] {
+    t.a = fabric.open(flow(0, 2, 20e9));
+    t.b = fabric.open(flow(1, 3, 10e9));
+    parked = {fabric.achieved_Bps(t.a), fabric.achieved_Bps(t.b)};
+  });
+  script.steps.emplace_back(1.0, [&] {
+    posted_parked = posted;
+    parked_usage = fabric.usage(model::ClusterId{0});
+    t.c = fabric.open(flow(0, 1, 20e9, true));
+  });
+  script.steps.emplace_back(2.0, [&] {
+    t.changed = fabric.take_changed();
+    for (core::FlowId f : {t.a, t.b, t.c}) {
+      t.rates[f] = fabric.achieved_Bps(f);
+    }
+    t.usage = fabric.usage(model::ClusterId{0});
+    for (core::FlowId f : {t.a, t.b, t.c}) {
+      fabric.close(f);
+    }
+  });
+  script.run(platform);
+  CHECK(parked == std::vector<double>{20e9, 10e9});
+  CHECK(posted_parked == 0);
+  CHECK(parked_usage.nic_up_Bps == std::vector<double>{20e9, 10e9, 0.0, 0.0});
+  CHECK(parked_usage.nic_down_Bps == std::vector<double>{0.0, 0.0, 20e9, 10e9});
+  CHECK(parked_usage.uplink_up_Bps == std::vector<double>{30e9, 0.0});
+  CHECK(parked_usage.uplink_down_Bps == std::vector<double>{0.0, 30e9});
+  CHECK(posted >= 1);
+  CHECK(t.changed == std::vector<core::FlowId>{t.a, t.b, t.c});
+  t.check_shares();
+}
