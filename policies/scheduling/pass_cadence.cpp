@@ -17,7 +17,11 @@ const ParamTable<CadenceParams>& CadenceParams::table() {
                      "period of the backfill pass (Slurm bf_interval, 30s); 0s: backfilling only without cadence"),
       count_param("bf_max_job_test", &P::bf_max_job_test, "jobs a backfill pass tests at most (Slurm default 500)"),
       count_param("bf_max_job_user", &P::bf_max_job_user,
-                  "jobs of one user a backfill pass tests at most; 0: no limit (Slurm default)", 0)};
+                  "jobs of one user a backfill pass tests at most; 0: no limit (Slurm default)", 0),
+      duration_param("batch_sched_delay", &P::batch_sched_delay_s,
+                     "with it set, a submission starts nothing at once: slurmctld's background loop (a round every "
+                     "second) runs a pass for it at least this long after its previous one (Slurm "
+                     "SchedulerParameters batch_sched_delay, 3s); 0s: an event pass at every submission")};
   return t;
 }
 
@@ -25,7 +29,12 @@ double PassCadence::next_multiple(double now_s, double interval_s) {
   return (std::floor(now_s / interval_s) + 1.0) * interval_s;
 }
 
-RoundPlan PassCadence::plan(double now_s, bool events, bool changed) {
+void PassCadence::background_ran(double now_s) {
+  requested_ = false;
+  last_background_s_ = now_s;
+}
+
+RoundPlan PassCadence::plan(double now_s, bool events, bool changed, bool submissions_only) {
   RoundPlan plan;
   if (!started_) { // the periodic passes fall on multiples of their interval from the first round on
     started_ = true;
@@ -35,7 +44,17 @@ RoundPlan PassCadence::plan(double now_s, bool events, bool changed) {
   armed_s_.erase(armed_s_.begin(), armed_s_.upper_bound(now_s));
   main_dirty_ = main_dirty_ || changed;
   bf_dirty_ = bf_dirty_ || changed;
-  bool event_pass = (events && changed) || deferred_;
+  bool batch = params_.batch_sched_delay_s > 0.0;
+  if (batch && events && submissions_only) {
+    if (!requested_) { // the background loop's first round after the submission, batch_sched_delay apart
+      requested_ = true;
+      request_at_s_ = std::max(next_multiple(now_s, CadenceParams::BACKGROUND_TICK_S),
+                               last_background_s_ + params_.batch_sched_delay_s);
+    }
+    events = false; // the submission RPC starts nothing
+  }
+  bool background = batch && requested_ && now_s >= request_at_s_;
+  bool event_pass = (events && changed) || deferred_ || background;
   // The same sum as the deferred wake-up's time (wake_up): at that instant the pass runs. A difference
   // (now - last < min) can round below the interval there and defer the pass to the same instant forever.
   if (event_pass && now_s < last_event_pass_s_ + params_.min_interval_s) {
@@ -49,9 +68,13 @@ RoundPlan PassCadence::plan(double now_s, bool events, bool changed) {
   if ((main_due && main_dirty_) || event_pass) {
     plan.main = true;
     plan.main_depth = main_due ? CadenceParams::NO_LIMIT : params_.event_depth;
+    plan.background = background || (main_due && requested_);
     main_dirty_ = false;
     deferred_ = false;
     last_event_pass_s_ = now_s;
+  }
+  if (batch && (background || main_due)) {
+    background_ran(now_s); // the periodic main pass is the background loop's too (it clears the requests)
   }
   bool bf_due = params_.bf_interval_s > 0.0 && now_s >= next_bf_s_;
   if (bf_due) {
@@ -67,6 +90,9 @@ std::optional<double> PassCadence::wake_up(double now_s, bool waiting, bool main
   double at = std::numeric_limits<double>::infinity();
   if (deferred_) {
     at = last_event_pass_s_ + params_.min_interval_s;
+  }
+  if (requested_) {
+    at = std::min(at, std::max(request_at_s_, next_multiple(now_s, CadenceParams::BACKGROUND_TICK_S)));
   }
   if (waiting && main_dirty_ && params_.main_interval_s > 0.0) {
     at = std::min(at, next_main_s_ > now_s ? next_main_s_ : next_multiple(now_s, params_.main_interval_s));

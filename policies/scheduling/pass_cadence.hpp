@@ -14,7 +14,13 @@ namespace acme::policies {
 /// simulator usually do. With an interval set, jobs start only at pass instants:
 /// - event passes: on submissions and completions, over at most `event_depth` jobs (Slurm
 ///   default_queue_depth), no two closer than `min_interval_s` (sched_min_interval; a deferred one runs
-///   when the interval is over); strict order within a partition (no backfilling);
+///   when the interval is over); strict order within a partition (no backfilling). With
+///   `batch_sched_delay_s` set, a submission starts nothing by itself, as sbatch's does in slurmctld
+///   (job_allocate tests a batch job without allocating it): it asks slurmctld's background loop, which
+///   wakes every second (BACKGROUND_TICK_S), for a pass, and that loop runs one at its first wake-up after
+///   the submission that is at least batch_sched_delay after its previous pass (controller.c,
+///   _slurmctld_background); a job's end still runs an event pass at once (the epilog-complete RPC calls
+///   schedule());
 /// - main passes every `main_interval_s` (sched_interval) over the whole queue, strict order;
 /// - backfill passes every `bf_interval_s` (bf_interval), testing at most `bf_max_job_test` jobs and
 ///   `bf_max_job_user` per user. Slurm's bf_continue (resume a pass interrupted to release locks) has no
@@ -25,17 +31,21 @@ struct CadenceParams {
   static constexpr std::uint32_t NO_LIMIT = std::numeric_limits<std::uint32_t>::max();
   /// Slurm's default bf_max_job_test (slurm.conf(5), Slurm 23.02).
   static constexpr std::uint32_t SLURM_BF_MAX_JOB_TEST = 500;
+  /// slurmctld's background loop sleeps 10 x 100 ms between its rounds (controller.c, Slurm 23.02), and
+  /// compares times in whole seconds: its passes fall on whole seconds.
+  static constexpr double BACKGROUND_TICK_S = 1.0;
   double main_interval_s = 0.0;
   double min_interval_s = 0.0;
   std::uint32_t event_depth = NO_LIMIT; ///< set from the scheduler's queue_depth
   double bf_interval_s = 0.0;
   std::uint32_t bf_max_job_test = SLURM_BF_MAX_JOB_TEST;
   std::uint32_t bf_max_job_user = 0; ///< 0: no limit (as in Slurm)
+  double batch_sched_delay_s = 0.0;  ///< 0: a submission runs an event pass at once
 
   /// Whether passes follow the cadence (any interval set); otherwise every round is a full pass.
   bool enabled() const { return main_interval_s > 0.0 || bf_interval_s > 0.0; }
   /// The slurm.conf keys (sched_interval, sched_min_interval, bf_interval, bf_max_job_test,
-  /// bf_max_job_user); default_queue_depth is the scheduler's queue_depth.
+  /// bf_max_job_user, batch_sched_delay); default_queue_depth is the scheduler's queue_depth.
   static const ParamTable<CadenceParams>& table();
 };
 
@@ -43,7 +53,8 @@ struct CadenceParams {
 struct RoundPlan {
   bool main = false;                                  ///< a strict-order pass from the queue's first job
   std::uint32_t main_depth = CadenceParams::NO_LIMIT; ///< jobs it examines at most
-  bool backfill = false;                              ///< a backfill pass
+  bool background = false; ///< the main pass serves submissions made since earlier rounds (batch_sched_delay)
+  bool backfill = false;   ///< a backfill pass
 };
 
 /// Decides, round by round, which passes run and when the scheduler must be woken up. A pure state
@@ -55,8 +66,9 @@ public:
 
   const CadenceParams& params() const { return params_; }
   /// The passes of a round at `now_s`. `events`: submissions, completions or node changes triggered it
-  /// (not only a wake-up); `changed`: anything that may let a job start happened since the last round.
-  RoundPlan plan(double now_s, bool events, bool changed);
+  /// (not only a wake-up); `changed`: anything that may let a job start happened since the last round;
+  /// `submissions_only`: the events were submissions alone (no job ended, no node changed).
+  RoundPlan plan(double now_s, bool events, bool changed, bool submissions_only = false);
   /// After the round's passes: the wake-up to ask for (CALL_ME_LATER), if any. `waiting`: GPU jobs are
   /// still queued; `main_cut_short`: the main pass stopped at its depth with jobs left unexamined. A
   /// periodic pass is only woken for when something changed since that kind of pass last ran: an
@@ -66,6 +78,8 @@ public:
 private:
   /// The next multiple of `interval_s` strictly after `now_s`.
   static double next_multiple(double now_s, double interval_s);
+  /// A background pass ran at `now_s` (it serves every submission asked for so far).
+  void background_ran(double now_s);
 
   CadenceParams params_;
   double last_event_pass_s_ = -std::numeric_limits<double>::infinity();
@@ -75,7 +89,10 @@ private:
   bool bf_dirty_ = false;   ///< something changed since the last backfill pass
   double next_main_s_ = 0.0;
   double next_bf_s_ = 0.0;
-  std::set<double> armed_s_; ///< wake-ups asked for and not yet come
+  bool requested_ = false;                                              ///< submissions wait for a background pass
+  double request_at_s_ = 0.0;                                           ///< when that pass may run
+  double last_background_s_ = -std::numeric_limits<double>::infinity(); ///< slurmctld's last_sched_time
+  std::set<double> armed_s_;                                            ///< wake-ups asked for and not yet come
 };
 
 } // namespace acme::policies

@@ -22,13 +22,18 @@ void QueueScheduler::schedule_gpus(const model::ClusterView& cluster, const Roun
 
 void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
                                     std::vector<model::Decision>& out) {
-  bool changed = reordered || !changes.arrivals_only() || !changes.arrived.empty();
-  RoundPlan plan = cadence_.plan(now_s_, changes.triggered, changed);
+  // With batch_sched_delay, CPU jobs wait for passes like every batch job; without, they start at once.
+  bool batch = config_.cadence.batch_sched_delay_s > 0.0;
+  bool changed = reordered || !changes.arrivals_only() || !changes.arrived.empty() || (batch && changes.cpu_arrived);
+  bool submissions_only = changes.triggered && !changes.released && !changes.nodes_down;
+  RoundPlan plan = cadence_.plan(now_s_, changes.triggered, changed, submissions_only);
+  passes_ran_ = !batch || plan.main || plan.backfill;
   bool cut_short = false;
   if (plan.main) {
     bool claimant_started = serve_claimant(cluster, out);
     bool event_pass = plan.main_depth != CadenceParams::NO_LIMIT;
-    if (reordered || claimant_started || !event_pass || !changes.arrivals_only() ||
+    // A background pass serves submissions of earlier rounds: it walks the queue, as slurmctld does.
+    if (reordered || claimant_started || !event_pass || plan.background || !changes.arrivals_only() ||
         !arrivals_pass(cluster, changes, out)) {
       full_pass(cluster, out, PassKind::FULL, event_pass ? config_.depth : NO_LIMIT);
       cut_short = last_end_ == PassEnd::DEPTH;

@@ -31,8 +31,11 @@ std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Ev
     note_wait(id, model::WaitReason::PRIORITY, out); // until a pass examines it
   }
   free_.begin_round(cluster);
+  passes_ran_ = true;
   schedule_gpus(cluster, changes, out);
-  start_cpu_jobs(cluster, out);
+  if (passes_ran_) {
+    start_cpu_jobs(cluster, out);
+  }
   return out;
 }
 
@@ -82,6 +85,7 @@ void QueueScheduler::queue_again(const model::ClusterView& cluster, model::JobId
   }
   if (entry->spec.is_cpu_job()) {
     cpu_queue_.insert(entry->spec.submit_time_s, id);
+    changes.cpu_arrived = true;
     return;
   }
   enqueue(*entry);

@@ -34,6 +34,7 @@ struct RoundChanges {
   bool overrun = false;              ///< a running job passed its estimated end (plans built on it are void)
   bool triggered = false;            ///< an event other than a wake-up came (submission, end, node change)
   std::vector<model::JobId> arrived; ///< GPU jobs queued this round (new or back after preemption)
+  bool cpu_arrived = false;          ///< CPU jobs were queued this round
 
   /// Nothing but arrivals: every job that waited before still cannot start where it could not.
   bool arrivals_only() const { return !released && !nodes_down && !overrun; }
@@ -210,6 +211,7 @@ private:
   model::IdTable<std::uint8_t> noted_;        ///< queued GPU jobs' last noted reason, plus one (0: none yet)
   PassCadence cadence_;
   std::unordered_map<model::UserId, std::uint32_t> tested_by_user_; ///< in the current backfill pass
+  bool passes_ran_ = true; ///< a pass ran this round (under a cadence, CPU jobs start only at passes)
 };
 
 } // namespace acme::policies

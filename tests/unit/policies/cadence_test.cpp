@@ -121,3 +121,46 @@ TEST_CASE("policies::cadence: a deferred event pass runs at the instant it asked
   policies::RoundPlan deferred = cadence.plan(*at, false, false);
   REQUIRE(deferred.main); // before: deferred again to the same instant, a wake-up loop without end
 }
+
+TEST_CASE("policies::cadence: with batch_sched_delay a submission waits for slurmctld's background pass",
+          "[policies][cadence]") {
+  // As sbatch in slurmctld: a submission starts nothing; the background loop (every second) runs a pass at
+  // its first round after it, at least batch_sched_delay after its previous pass; a job's end runs one at
+  // once. Two nodes of 8 GPUs.
+  Driver d(test::make_shape(2, 8), test::make_scheduler(slurm_like(", batch_sched_delay: 3s")));
+  d.add(make_job(1, 8, 10, 100));  // background pass at 11 (none before)
+  d.add(make_job(2, 8, 12, 1000)); // the loop's next round is 13, but its last pass was at 11: 14
+  d.add(make_job(3, 8, 20, 10));   // pass at 21 finds no room; job 1's end at 111 starts it at once
+  d.add(make_job(4, 0, 32, 10));   // a CPU job waits for a pass too: 33
+  REQUIRE(d.run_to_end());
+  CHECK(d.record(1).starts == std::vector<double>{11});
+  CHECK(d.record(2).starts == std::vector<double>{14});
+  CHECK(d.record(3).starts == std::vector<double>{111});
+  CHECK(d.record(4).starts == std::vector<double>{33});
+}
+
+TEST_CASE("policies::cadence: the background pass's times", "[policies][cadence]") {
+  policies::CadenceParams p;
+  p.main_interval_s = 60;
+  p.bf_interval_s = 30;
+  p.batch_sched_delay_s = 3;
+  policies::PassCadence cadence(p);
+  REQUIRE_FALSE(cadence.plan(10, true, true, true).main); // a submission alone: no pass at once
+  REQUIRE(cadence.wake_up(10, true, false) == std::optional<double>(11));
+  policies::RoundPlan at11 = cadence.plan(11, false, false);
+  REQUIRE(at11.main);
+  REQUIRE(at11.background);
+  REQUIRE(at11.main_depth == p.event_depth);
+  REQUIRE_FALSE(cadence.plan(12.5, true, true, true).main);
+  REQUIRE(cadence.wake_up(12.5, true, false) == std::optional<double>(14)); // 3 s after the pass at 11
+  REQUIRE(cadence.plan(13, true, true, false).main); // a job ended: a pass at once, the request stays
+  REQUIRE(cadence.plan(14, false, false).background);
+  // The periodic main pass is the background loop's: it serves the requests and restarts the delay.
+  REQUIRE_FALSE(cadence.plan(59.5, true, true, true).main);
+  policies::RoundPlan at60 = cadence.plan(60, false, false);
+  REQUIRE(at60.main);
+  REQUIRE(at60.background);
+  REQUIRE(at60.main_depth == policies::CadenceParams::NO_LIMIT);
+  REQUIRE_FALSE(cadence.plan(61, true, true, true).main);
+  REQUIRE(cadence.wake_up(61, true, false) == std::optional<double>(63));
+}
