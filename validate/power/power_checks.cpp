@@ -59,8 +59,8 @@ double paper_cdf(const std::vector<std::pair<double, double>>& curve, double x_W
   return (prev->second + f * (it->second - prev->second)) / PERCENT;
 }
 
-bool check_gpu_power(const RunMeasures& run, const std::string& cluster, const ReferenceTable& refs,
-                     ValidationReport& report) {
+/// KS distance of a run's per-GPU power CDF from the paper's on the summary's grid, and where it is largest.
+std::pair<double, double> power_ks(const RunMeasures& run, const std::string& cluster) {
   auto curve = paper_curve("pkl_" + cluster + "_gpu_power_W.csv");
   std::string at = "clusters." + cluster + ".power.gpu_W.";
   double ks = 0.0;
@@ -72,6 +72,29 @@ bool check_gpu_power(const RunMeasures& run, const std::string& cluster, const R
       worst_W = w;
     }
   }
+  return {ks, worst_W};
+}
+
+/// The default run at its own load (Table 2's): reported, not checked. A GPU no job holds draws its idle
+/// power (60-68 W, at or below 70 W), so the run's CDF at 70 W is at least its unallocated share, where the
+/// paper's August samples have 30%: that gap bounds the KS distance from below whatever the busy draws.
+void report_default_load(const RunMeasures& run, const std::string& cluster, ValidationReport& report) {
+  constexpr double IDLE_CEILING_W = 70.0; // data/README.md: idle GPUs draw ~60 W (60-68 W in the samples)
+  double utilisation = run.metrics.at("clusters." + cluster + ".gpu_utilisation");
+  double paper_at_70 = paper_cdf(paper_curve("pkl_" + cluster + "_gpu_power_W.csv"), IDLE_CEILING_W);
+  auto [ks, worst_W] = power_ks(run, cluster);
+  report.line("%s at the default run's own load (utilisation %.1f%%, Table 2's GPU time): per-GPU power KS %.3f "
+              "(largest gap at %.0f W), reported, not checked: %.1f%% of its GPU-time is unallocated and draws at "
+              "most 70 W where the samples have %.1f%%, so no busy draw brings the KS below %.3f",
+              cluster.c_str(), utilisation * PERCENT, ks, worst_W, (1.0 - utilisation) * PERCENT, paper_at_70 * PERCENT,
+              std::max(0.0, 1.0 - utilisation - paper_at_70));
+}
+
+bool check_gpu_power(const RunMeasures& run, const std::string& cluster, const ReferenceTable& refs,
+                     ValidationReport& report) {
+  auto curve = paper_curve("pkl_" + cluster + "_gpu_power_W.csv");
+  std::string at = "clusters." + cluster + ".power.gpu_W.";
+  auto [ks, worst_W] = power_ks(run, cluster);
   report.line("%s per-GPU power: p10 %.0f, p25 %.0f, p50 %.0f, p75 %.0f, p90 %.0f W (paper %.0f, %.0f, %.0f, %.0f, "
               "%.0f W); largest CDF gap at %.0f W",
               cluster.c_str(), run.metrics.at(at + "p10"), run.metrics.at(at + "p25"), run.metrics.at(at + "p50"),
@@ -173,6 +196,7 @@ int check_power(const ValidationContext& ctx, const std::string& config_path) {
   RunMeasures run = run_scenario(ctx, config_path, ScenarioRun{"default", cfg.seed, {}, false});
   bool ok = true;
   for (const std::string cluster : {"seren", "kalos"}) {
+    report_default_load(run, cluster, report);
     RunMeasures sampled = run_at_sampled_load(ctx, config_path, cfg.seed, cluster, run, report);
     ok = check_gpu_power(sampled, cluster, refs, report) && ok;
     if (cluster == "seren") {
