@@ -81,6 +81,16 @@ struct PodConfig {
   bool pulls() const { return image_bytes > 0.0; }
 };
 
+/// A team that plans its jobs against a GPU budget (a cluster's `team_plan:`; off by default): it submits
+/// a job of its types (a pretraining run's first attempt, a debug job) only when its jobs already submitted
+/// and not ended, plus the new one, fit `gpus` (sim/core/team_plan.hpp).
+struct TeamPlanConfig {
+  std::uint32_t gpus = 0;                                         ///< 0: no plan
+  std::vector<model::JobType> types = {model::JobType::PRETRAIN}; ///< the team's job types
+
+  bool enabled() const { return gpus > 0; }
+};
+
 struct ClusterConfig {
   std::string name;
   Location where; ///< of the cluster's entry, for later errors
@@ -103,6 +113,7 @@ struct ClusterConfig {
   PolicySpec power;                   ///< which nodes to power off and on (`policies.power`; default: none)
   model::Distribution launch_latency; ///< from allocation to start (Kubernetes pod start); default 0
   PodConfig pods;                     ///< binding throughput and image pulls before the pod start
+  TeamPlanConfig team_plan;           ///< a team holding its jobs back until its GPU budget has room
 
   /// GPUs (hpc: processors) of the whole cluster.
   std::uint32_t total_gpus() const;

@@ -14,6 +14,7 @@
 #include "sim/config/config.hpp"
 #include "sim/config/distribution_parse.hpp"
 #include "sim/config/schema_pods.hpp"
+#include "sim/config/schema_team_plan.hpp"
 #include "sim/model/cluster_name.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
@@ -48,7 +49,8 @@ const std::vector<std::string> CLUSTER_KEYS = {"name",
                                                "storage",
                                                "policies",
                                                "launch_latency",
-                                               "pods"};
+                                               "pods",
+                                               "team_plan"};
 const std::vector<std::string> CLUSTER_KINDS = {"gpu", "hpc"};
 
 ClusterKind parse_kind(const Node& node) {
@@ -179,6 +181,7 @@ ClusterConfig parse_cluster(const Node& node, const Node& defaults) {
     c.launch_latency = parse_duration_distribution(latency);
   }
   c.pods = parse_pods(node["pods"]);
+  c.team_plan = parse_team_plan(node["team_plan"], c.total_gpus());
   return c;
 }
 

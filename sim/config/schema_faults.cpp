@@ -12,6 +12,7 @@
 
 #include "sim/config/distribution_parse.hpp"
 #include "sim/config/faults.hpp"
+#include "sim/config/schema_team_plan.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
 
@@ -50,25 +51,6 @@ constexpr double FALLBACK_RESTORE_S = 60.0;
 
 model::Distribution lognormal(double median_s) {
   return model::Distribution{model::Distribution::Kind::LOGNORMAL, median_s, REPAIR_SIGMA};
-}
-
-std::vector<model::JobType> parse_types(const Node& node, std::vector<model::JobType> fallback) {
-  if (!node.is_defined()) {
-    return fallback;
-  }
-  if (!node.is_sequence()) {
-    node.fail("expected a list of job types such as [Pretrain, SFT]");
-  }
-  std::vector<model::JobType> out;
-  for (std::size_t i = 0; i < node.size(); ++i) {
-    auto type = model::parse_job_type(node.at(i).as_string());
-    if (!type) {
-      node.at(i).fail("unknown job type \"" + node.at(i).as_string() +
-                      "\"; expected one of: Pretrain, SFT, MLLM, Evaluation, Debug, Other");
-    }
-    out.push_back(*type);
-  }
-  return out;
 }
 
 /// A failure rate per 1,000 node-days (or switch-days: `per`), at most limits::MAX_FAILURES_PER_1000_NODE_DAYS.
@@ -201,7 +183,7 @@ CheckpointConfig parse_checkpoint(const Node& node) {
   c.host_snapshots = node.get_or("host_snapshots", c.host_snapshots, &Node::as_count);
   // NVIDIA DGX A100 user guide: four PCIe Gen4 switches, two A100 GPUs (and two NICs) under each.
   c.gpus_per_pcie_switch = node.get_or("gpus_per_pcie_switch", 2u, &Node::as_count);
-  c.applies_to = parse_types(node["applies_to"], c.applies_to);
+  c.applies_to = parse_job_types(node["applies_to"], c.applies_to);
   return c;
 }
 
@@ -228,7 +210,7 @@ RecoveryConfig parse_recovery(const Node& node) {
     return r;
   }
   node.expect_keys({"policy", "applies_to", "spare_nodes"});
-  r.applies_to = parse_types(node["applies_to"], r.applies_to);
+  r.applies_to = parse_job_types(node["applies_to"], r.applies_to);
   if (Node spares = node["spare_nodes"]; spares.is_defined()) {
     r.spare_nodes = spares.as_count_or_zero(model::limits::MAX_NODES_PER_CLUSTER);
     r.spare_nodes_where = spares.location();

@@ -8,7 +8,7 @@ bool AttemptChain::hold(model::JobSpec& spec) {
   if (spec.run == model::RunId{} || spec.resubmit_delay_s < 0.0) {
     return false;
   }
-  std::uint64_t run = model::to_index(spec.run);
+  std::uint64_t run = run_key(spec);
   auto last = last_of_run_.find(run);
   if (last == last_of_run_.end()) {
     return false;
@@ -24,7 +24,7 @@ void AttemptChain::on_submitted(const model::JobSpec& spec) {
   if (spec.run == model::RunId{} || run_of_.count(spec.id) > 0) {
     return; // not part of a run, or released by the chain (tracked since it was held)
   }
-  std::uint64_t run = model::to_index(spec.run);
+  std::uint64_t run = run_key(spec);
   last_of_run_[run] = spec.id;
   run_of_.emplace(spec.id, run);
 }

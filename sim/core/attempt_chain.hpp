@@ -19,6 +19,11 @@ namespace acme::core {
 /// has already ended goes in at its drawn time.
 class AttemptChain {
 public:
+  /// Identifies a job's run across clusters: a workload numbers the runs of each cluster from 1.
+  static std::uint64_t run_key(const model::JobSpec& spec) {
+    return (static_cast<std::uint64_t>(model::to_index(spec.cluster)) << CLUSTER_SHIFT) | model::to_index(spec.run);
+  }
+
   /// A job the workload submits now. Returns true when the chain keeps it (its run's previous attempt
   /// has not ended); it comes back from take_due() once that one has ended and the delay has passed.
   bool hold(model::JobSpec& spec);
@@ -35,7 +40,9 @@ public:
   bool empty() const { return held_.empty() && due_.empty(); }
 
 private:
-  std::unordered_map<std::uint64_t, model::JobId> last_of_run_;   ///< run -> its latest attempt not yet ended
+  static constexpr int CLUSTER_SHIFT = 48; // run numbers stay far below 2^48
+
+  std::unordered_map<std::uint64_t, model::JobId> last_of_run_;   ///< run_key -> its latest attempt not yet ended
   std::unordered_map<model::JobId, std::uint64_t> run_of_;        ///< attempts not yet ended -> their run
   std::unordered_map<model::JobId, model::JobSpec> held_;         ///< previous attempt -> the one that waits
   std::map<std::pair<double, model::JobId>, model::JobSpec> due_; ///< (release time, id) -> released attempt

@@ -116,6 +116,14 @@ std::unique_ptr<LinkFailures> make_link_failures(const config::Config& cfg, Time
                                         fabric);
 }
 
+std::vector<config::TeamPlanConfig> team_plans(const config::Config& config) {
+  std::vector<config::TeamPlanConfig> plans;
+  for (const auto& c : config.clusters) {
+    plans.push_back(c.team_plan);
+  }
+  return plans;
+}
+
 std::vector<const model::ClusterView*> views_of(const JobTable& table) {
   std::vector<const model::ClusterView*> views;
   for (const auto& c : table.clusters) {
@@ -156,8 +164,9 @@ EventLoop::EventLoop(LoopSetup setup)
     , sampler_(
           config_.output.timeseries_interval_s, views_of(table_),
           [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }, network_probe(), &power_,
-          config_.output.timeseries_interval_where) {
-  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_, &power_, &chain_});
+          config_.output.timeseries_interval_where)
+    , plan_(team_plans(config_)) {
+  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_, &power_, &chain_, &plan_});
   if (traffic_.fluid()) {
     checkpoint_.attach(&traffic_);
   }
@@ -189,10 +198,10 @@ Sampler::Probe EventLoop::network_probe() {
 }
 
 double EventLoop::next_time_s() const {
-  if (table_.jobs.empty() && !next_job_ && chain_.empty()) {
+  if (table_.jobs.empty() && !next_job_ && chain_.empty() && plan_.empty()) {
     return NEVER; // only failure and repair processes are left: the run is over
   }
-  double t = std::min(queue_.next_time_s(), chain_.next_time_s());
+  double t = std::min({queue_.next_time_s(), chain_.next_time_s(), plan_.next_time_s()});
   if (next_job_ && next_job_->submit_time_s < t) {
     t = next_job_->submit_time_s;
   }
@@ -213,7 +222,7 @@ void EventLoop::process_instant(double now_s) {
     recovery_.restart_awaiting_jobs();
     run_schedulers();
     power_control_.decide();
-    if (!queue_.has_due() && !plans_.has_spawned() && chain_.next_time_s() > now_s) {
+    if (!queue_.has_due() && !plans_.has_spawned() && chain_.next_time_s() > now_s && plan_.next_time_s() > now_s) {
       break;
     }
   }
@@ -330,10 +339,15 @@ void EventLoop::take_submissions(double now_s) {
   for (auto& spec : chain_.take_due(now_s)) {
     lifecycle_.submit(std::move(spec)); // attempts resubmitted after their run's previous one ended
   }
+  for (auto& spec : plan_.take_due()) {
+    if (!chain_.hold(spec)) { // a team's job goes in once its budget has room; a run's later attempts follow it
+      lifecycle_.submit(std::move(spec));
+    }
+  }
   while (next_job_ && next_job_->submit_time_s <= now_s) {
     model::JobSpec spec = std::move(*next_job_);
     next_job_ = workload_->next();
-    if (!chain_.hold(spec)) {
+    if (!chain_.hold(spec) && !plan_.hold(spec)) {
       lifecycle_.submit(std::move(spec));
     }
   }

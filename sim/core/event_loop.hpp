@@ -22,6 +22,7 @@
 #include "sim/core/recovery.hpp"
 #include "sim/core/sampler.hpp"
 #include "sim/core/task_runner.hpp"
+#include "sim/core/team_plan.hpp"
 #include "sim/core/training_traffic.hpp"
 #include "sim/metrics/recorder.hpp"
 #include "sim/model/rng.hpp"
@@ -121,6 +122,7 @@ private:
   std::unique_ptr<LinkFailures> links_; ///< with a fabric
   Sampler sampler_;
   AttemptChain chain_;
+  TeamPlan plan_;
   std::optional<model::JobSpec> next_job_;
   std::vector<model::Event> events_scratch_;
   std::uint64_t instants_ = 0;

@@ -49,6 +49,9 @@ void JobLifecycle::submit(model::JobSpec spec) {
   if (parts_.chain != nullptr) {
     parts_.chain->on_submitted(added);
   }
+  if (parts_.plan != nullptr) {
+    parts_.plan->on_submitted(added);
+  }
   if (trace_ != nullptr) {
     trace_->submit(timer_.now_s(), added);
   }
@@ -289,6 +292,9 @@ void JobLifecycle::record(const model::JobEntry& entry, JobRuntime& job, model::
   recorder_.on_job(make_job_record(entry, job, timer_.now_s(), state, reason));
   if (parts_.chain != nullptr) {
     parts_.chain->on_ended(entry.spec.id, timer_.now_s());
+  }
+  if (parts_.plan != nullptr) {
+    parts_.plan->on_ended(entry.spec.id, timer_.now_s());
   }
 }
 

@@ -15,6 +15,7 @@
 #include "sim/core/power_meter.hpp"
 #include "sim/core/recovery.hpp"
 #include "sim/core/task_runner.hpp"
+#include "sim/core/team_plan.hpp"
 #include "sim/core/timer_service.hpp"
 #include "sim/core/training_traffic.hpp"
 #include "sim/metrics/recorder.hpp"
@@ -41,6 +42,7 @@ public:
     TrainingTraffic* traffic = nullptr; ///< optional: layouts and the network model
     PowerMeter* power = nullptr;
     AttemptChain* chain = nullptr; ///< optional: told of every submission and end
+    TeamPlan* plan = nullptr;      ///< optional: told of every submission and end
   };
 
   /// `launch_rng` draws the launch latencies.

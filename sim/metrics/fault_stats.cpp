@@ -51,7 +51,7 @@ void FaultStats::add(const JobRecord& r) {
   if (job.run == model::RunId{}) {
     return;
   }
-  RunTotals& run = runs_[model::to_index(job.run)];
+  RunTotals& run = runs_[{model::to_index(job.cluster), model::to_index(job.run)}]; // runs are numbered per cluster
   run.cluster = model::to_index(job.cluster);
   run.type = std::string(model::to_string(job.type));
   run.gpus = std::max(run.gpus, job.gpus);
@@ -121,7 +121,7 @@ std::string FaultStats::runs_csv() const {
       counts.push_back(static_cast<std::uint16_t>(f));
     }
     double wall = run.first_start_s >= 0.0 ? run.last_end_s - run.first_start_s : 0.0;
-    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", id,
+    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", id.second,
                    model::csv_field(clusters_.at(run.cluster).name), run.type, run.gpus, run.jobs, run.attempts,
                    failures, model::csv_field(failures_text(counts)), number(run.lost_gpu_s / SECONDS_PER_HOUR),
                    number(run.stall_s), number(run.work_s), number(run.first_start_s), number(run.last_end_s),

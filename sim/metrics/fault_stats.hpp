@@ -56,7 +56,7 @@ private:
   std::vector<ClusterInfo> clusters_;
   std::vector<std::string> categories_;
   std::vector<Totals> totals_;
-  std::map<std::uint64_t, RunTotals> runs_;
+  std::map<std::pair<std::size_t, std::uint64_t>, RunTotals> runs_; ///< (cluster, run)
 };
 
 } // namespace acme::metrics

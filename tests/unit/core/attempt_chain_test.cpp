@@ -82,3 +82,12 @@ TEST_CASE("core::attempt_chain: a run's next attempt waits for the previous one 
     CHECK(due[1].id == model::JobId{4});
   }
 }
+
+TEST_CASE("core::attempt_chain: runs numbered alike on two clusters are chained apart", "[core][attempt_chain]") {
+  // A workload numbers each cluster's runs from 1: run 7 of one cluster is not run 7 of the other.
+  core::AttemptChain chain;
+  chain.on_submitted(attempt(1, 7, 0.0, model::UNKNOWN_TIME_S)); // cluster 0, still active
+  model::JobSpec other = attempt(2, 7, 700.0, 600.0);
+  other.cluster = model::ClusterId{1};
+  CHECK_FALSE(chain.hold(other)); // its run has no attempt active on its own cluster
+}
