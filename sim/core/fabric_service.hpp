@@ -60,6 +60,9 @@ public:
   virtual void close(FlowId flow) = 0;
   /// The flow's rate as of the last sharing (0 before its first).
   virtual double achieved_Bps(FlowId flow) const = 0;
+  /// Whether the flow's rate is already known, with no sharing left to solve (no FlowRatesChanged will
+  /// report it): a flow no link can bind runs at its demand from the instant it opens.
+  virtual bool rate_known(FlowId flow) const = 0;
   /// The flows whose rate changed since the last call, in the order they were opened.
   virtual std::vector<FlowId> take_changed() = 0;
   /// `down` of the leaf's uplinks have failed: their capacity is gone until set back.

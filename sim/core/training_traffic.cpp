@@ -99,6 +99,20 @@ void TrainingTraffic::open(model::JobId id, JobRuntime& job, const model::Placem
     }
   }
   job.traffic.open = true;
+  if (rates_known(job.traffic)) {
+    update_rate(id, job); // no sharing to wait for: the job resumes at the pace its flows already have
+  }
+}
+
+bool TrainingTraffic::rates_known(const TrafficState& t) const {
+  for (const auto* flows : {&t.dp_flows, &t.pp_flows}) {
+    for (FlowId flow : *flows) {
+      if (!fabric_->rate_known(flow)) {
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 FlowId TrainingTraffic::open_flow(model::JobId id, const FlowRequest& request) {

@@ -51,6 +51,8 @@ private:
   /// The smallest share of its cap a flow of one kind achieves (1 without flows).
   double share(const std::vector<FlowId>& flows, double cap_Bps) const;
   void update_rate(model::JobId id, JobRuntime& job);
+  /// Every flow of the job has a known rate (none waits for the fabric's next sharing).
+  bool rates_known(const TrafficState& t) const;
   /// Takes from `usage` what the cluster's flows hold beyond their average over an iteration.
   void average_flows(model::ClusterId cluster, FabricUsage& usage) const;
 

@@ -146,6 +146,11 @@ double SimgridFabric::achieved_Bps(core::FlowId flow) const {
   return it == flows_.end() ? 0.0 : it->second.achieved_Bps;
 }
 
+bool SimgridFabric::rate_known(core::FlowId flow) const {
+  auto it = flows_.find(flow);
+  return it != flows_.end() && !it->second.comm; // parked: at its demand; on SimGrid: known after the barrier
+}
+
 std::vector<core::FlowId> SimgridFabric::take_changed() {
   std::vector<core::FlowId> out;
   out.swap(changed_);

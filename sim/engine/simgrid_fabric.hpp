@@ -45,6 +45,7 @@ public:
   core::FlowId open(const core::FlowRequest& request) override;
   void close(core::FlowId flow) override;
   double achieved_Bps(core::FlowId flow) const override;
+  bool rate_known(core::FlowId flow) const override;
   std::vector<core::FlowId> take_changed() override;
   void set_uplinks_down(model::ClusterId cluster, std::uint32_t leaf, std::uint32_t down) override;
   core::FabricUsage usage(model::ClusterId cluster) const override;

@@ -64,8 +64,15 @@ core::TransferDone FakeIo::done(core::TransferId id, double duration_s) const {
 
 core::FlowId FakeFabric::open(const core::FlowRequest& request) {
   open_flows[next_id_] = request;
-  rates_[next_id_] = 0.0;
+  rates_[next_id_] = park ? request.demand_Bps : 0.0;
+  if (park) {
+    known_.insert(next_id_);
+  }
   return next_id_++;
+}
+
+bool FakeFabric::rate_known(core::FlowId flow) const {
+  return known_.count(flow) > 0;
 }
 
 void FakeFabric::close(core::FlowId flow) {

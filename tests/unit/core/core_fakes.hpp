@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -85,9 +86,12 @@ public:
   core::FlowId open(const core::FlowRequest& request) override;
   void close(core::FlowId flow) override;
   double achieved_Bps(core::FlowId flow) const override;
+  bool rate_known(core::FlowId flow) const override;
   std::vector<core::FlowId> take_changed() override;
   void set_uplinks_down(model::ClusterId cluster, std::uint32_t leaf, std::uint32_t down) override;
   core::FabricUsage usage(model::ClusterId cluster) const override;
+  /// Flows opened from now on run at their demand at once, their rate known (as a fabric that parks them).
+  bool park = false;
   /// The fabric re-shared: `flow` now runs at `rate_Bps`.
   void set_rate(core::FlowId flow, double rate_Bps);
   /// Every open flow at its demand (as an uncontended fabric would share).
@@ -99,6 +103,7 @@ public:
 
 private:
   std::map<core::FlowId, double> rates_;
+  std::set<core::FlowId> known_;
   std::vector<core::FlowId> changed_;
   core::FlowId next_id_ = 1;
 };

@@ -112,6 +112,27 @@ TEST_CASE("core::training_traffic: a multi-node job holds one flow per node on i
   }
 }
 
+TEST_CASE("core::training_traffic: flows whose rates are known at once set the pace when they open",
+          "[core][network]") {
+  // The job computes at a quarter of its ring's demand, stops (its flows close), and computes again on
+  // flows the fabric keeps at their demand (parked): no sharing will report them, so it resumes at full
+  // pace at once instead of at the pace of its last flows.
+  Bench b;
+  b.checkpoint.resume(b.id, b.job());
+  b.fabric.grant_demands();
+  b.traffic.on_rates_changed();
+  b.fabric.set_rate(b.fabric.open_flows.begin()->first, b.job().traffic.layout.dp_cap_Bps / 4);
+  b.traffic.on_rates_changed();
+  REQUIRE(b.job().checkpoint.rate < 1.0);
+  b.timer.set_now(1000.0);
+  b.checkpoint.stop_progress(b.job());
+  REQUIRE(b.fabric.open_flows.empty());
+  b.fabric.park = true;
+  b.checkpoint.resume(b.id, b.job());
+  CHECK(b.fabric.open_flows.size() == 4);
+  CHECK(b.job().checkpoint.rate == 1.0);
+}
+
 TEST_CASE("core::training_traffic: single-node jobs and the none model put nothing on the fabric", "[core][network]") {
   SECTION("one node: NVLink only") {
     Bench b;
