@@ -34,18 +34,18 @@ void PassCadence::background_ran(double now_s) {
   last_background_s_ = now_s;
 }
 
-RoundPlan PassCadence::plan(double now_s, bool events, bool changed, bool submissions_only) {
-  RoundPlan plan;
-  if (!started_) { // the periodic passes fall on multiples of their interval from the first round on
-    started_ = true;
-    next_main_s_ = params_.main_interval_s > 0.0 ? next_multiple(now_s, params_.main_interval_s) : 0.0;
-    next_bf_s_ = params_.bf_interval_s > 0.0 ? next_multiple(now_s, params_.bf_interval_s) : 0.0;
+void PassCadence::start(double now_s) {
+  // The periodic passes fall on multiples of their interval from the first round on.
+  started_ = true;
+  next_main_s_ = params_.main_interval_s > 0.0 ? next_multiple(now_s, params_.main_interval_s) : 0.0;
+  next_bf_s_ = params_.bf_interval_s > 0.0 ? next_multiple(now_s, params_.bf_interval_s) : 0.0;
+}
+
+bool PassCadence::background_due(double now_s, bool& events, bool submissions_only) {
+  if (params_.batch_sched_delay_s <= 0.0) {
+    return false;
   }
-  armed_s_.erase(armed_s_.begin(), armed_s_.upper_bound(now_s));
-  main_dirty_ = main_dirty_ || changed;
-  bf_dirty_ = bf_dirty_ || changed;
-  bool batch = params_.batch_sched_delay_s > 0.0;
-  if (batch && events && submissions_only) {
+  if (events && submissions_only) {
     if (!requested_) { // the background loop's first round after the submission, batch_sched_delay apart
       requested_ = true;
       request_at_s_ = std::max(next_multiple(now_s, CadenceParams::BACKGROUND_TICK_S),
@@ -53,7 +53,18 @@ RoundPlan PassCadence::plan(double now_s, bool events, bool changed, bool submis
     }
     events = false; // the submission RPC starts nothing
   }
-  bool background = batch && requested_ && now_s >= request_at_s_;
+  return requested_ && now_s >= request_at_s_;
+}
+
+RoundPlan PassCadence::plan(double now_s, bool events, bool changed, bool submissions_only) {
+  RoundPlan plan;
+  if (!started_) {
+    start(now_s);
+  }
+  armed_s_.erase(armed_s_.begin(), armed_s_.upper_bound(now_s));
+  main_dirty_ = main_dirty_ || changed;
+  bf_dirty_ = bf_dirty_ || changed;
+  bool background = background_due(now_s, events, submissions_only);
   bool event_pass = (events && changed) || deferred_ || background;
   // The same sum as the deferred wake-up's time (wake_up): at that instant the pass runs. A difference
   // (now - last < min) can round below the interval there and defer the pass to the same instant forever.
@@ -73,7 +84,7 @@ RoundPlan PassCadence::plan(double now_s, bool events, bool changed, bool submis
     deferred_ = false;
     last_event_pass_s_ = now_s;
   }
-  if (batch && (background || main_due)) {
+  if (params_.batch_sched_delay_s > 0.0 && (background || main_due)) {
     background_ran(now_s); // the periodic main pass is the background loop's too (it clears the requests)
   }
   bool bf_due = params_.bf_interval_s > 0.0 && now_s >= next_bf_s_;

@@ -80,6 +80,11 @@ private:
   static double next_multiple(double now_s, double interval_s);
   /// A background pass ran at `now_s` (it serves every submission asked for so far).
   void background_ran(double now_s);
+  /// The first round: the periodic passes' first times.
+  void start(double now_s);
+  /// Under batch_sched_delay: a round of submissions alone asks the background loop for a pass (and
+  /// `events` no longer count); true when that pass is due now.
+  bool background_due(double now_s, bool& events, bool submissions_only);
 
   CadenceParams params_;
   double last_event_pass_s_ = -std::numeric_limits<double>::infinity();

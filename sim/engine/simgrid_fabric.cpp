@@ -341,21 +341,16 @@ void SimgridFabric::set_uplinks_down(model::ClusterId cluster, std::uint32_t lea
   touch();
 }
 
-core::FabricUsage SimgridFabric::usage(model::ClusterId cluster) const {
-  core::FabricUsage u;
-  std::size_t nodes = platform_.node_count(cluster);
+std::vector<char> SimgridFabric::add_flow_loads(model::ClusterId cluster, core::FabricUsage& u) const {
   const ClusterState& c = clusters_[model::to_index(cluster)];
-  u.nic_up_Bps.assign(nodes, 0.0);
-  u.nic_down_Bps.assign(nodes, 0.0);
-  std::vector<char> on_simgrid(nodes, platform_.fluid() ? 0 : 1); // without flows SimGrid knows every load
+  std::size_t nodes = u.nic_up_Bps.size();
+  // Under the fluid model the fabric knows every flow and storage transfer through a compute NIC: a NIC with
+  // neither on SimGrid carries only its parked flows' demands. Without flows SimGrid knows every load.
+  std::vector<char> on_simgrid(nodes, platform_.fluid() ? 0 : 1);
   for (std::uint32_t n = 0; n < nodes && platform_.fluid(); ++n) {
-    // Under the fluid model the fabric knows every flow and storage transfer through a compute NIC: a NIC
-    // with neither carries nothing, and one with parked flows only carries their demands.
     on_simgrid[n] = c.storage_on_nic && c.transfers_at[n] > 0 ? 1 : 0;
   }
   bool bypass = platform_.flows_bypass_uplinks(cluster);
-  u.uplink_up_Bps.assign(platform_.leaf_count(cluster), 0.0);
-  u.uplink_down_Bps.assign(platform_.leaf_count(cluster), 0.0);
   for (const auto& [id, flow] : flows_) {
     if (flow.cluster != cluster) {
       continue;
@@ -363,15 +358,27 @@ core::FabricUsage SimgridFabric::usage(model::ClusterId cluster) const {
     if (flow.comm) {
       on_simgrid[flow.from] = 1;
       on_simgrid[flow.to] = 1;
-    } else { // parked flows load their NICs outside SimGrid
+    } else {
       u.nic_up_Bps[flow.from] += flow.achieved_Bps;
       u.nic_down_Bps[flow.to] += flow.achieved_Bps;
     }
-    if (bypass && flow.from_leaf != flow.to_leaf) {
+    if (bypass && flow.from_leaf != flow.to_leaf) { // routes without uplinks: their load is added here
       u.uplink_up_Bps[flow.from_leaf] += flow.achieved_Bps;
       u.uplink_down_Bps[flow.to_leaf] += flow.achieved_Bps;
     }
   }
+  return on_simgrid;
+}
+
+core::FabricUsage SimgridFabric::usage(model::ClusterId cluster) const {
+  core::FabricUsage u;
+  std::size_t nodes = platform_.node_count(cluster);
+  std::size_t leaves = platform_.leaf_count(cluster);
+  u.nic_up_Bps.assign(nodes, 0.0);
+  u.nic_down_Bps.assign(nodes, 0.0);
+  u.uplink_up_Bps.assign(leaves, 0.0);
+  u.uplink_down_Bps.assign(leaves, 0.0);
+  std::vector<char> on_simgrid = add_flow_loads(cluster, u);
   for (std::uint32_t n = 0; n < nodes; ++n) {
     if (on_simgrid[n] != 0) {
       const sg4::SplitDuplexLink* nic = platform_.compute_nic(cluster, model::NodeId{n});
@@ -384,7 +391,7 @@ core::FabricUsage SimgridFabric::usage(model::ClusterId cluster) const {
                     ->get_link_up()
                     ->get_bandwidth();
   }
-  for (std::uint32_t leaf = 0; leaf < platform_.leaf_count(cluster); ++leaf) {
+  for (std::uint32_t leaf = 0; leaf < leaves; ++leaf) {
     const sg4::SplitDuplexLink* up = platform_.uplink(cluster, leaf);
     u.uplink_Bps.push_back(up->get_link_up()->get_bandwidth());
     u.uplink_up_Bps[leaf] += up->get_link_up()->get_usage();

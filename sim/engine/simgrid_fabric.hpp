@@ -102,6 +102,9 @@ private:
   void materialize(Flow& flow);
   /// Puts the parked flows through `node` on SimGrid.
   void materialize_at(model::ClusterId cluster, std::uint32_t node);
+  /// Adds what SimGrid does not carry to `u` (sized): parked flows on their NICs, flows that bypass the
+  /// uplinks on their leaves' uplinks. Returns, per node, whether SimGrid carries load on its NIC.
+  std::vector<char> add_flow_loads(model::ClusterId cluster, core::FabricUsage& u) const;
 
   Platform& platform_;
   Post post_;
