@@ -9,11 +9,19 @@ namespace acme::core {
 TeamPlan::TeamPlan(std::vector<config::TeamPlanConfig> plans) {
   clusters_.resize(plans.size());
   for (std::size_t i = 0; i < plans.size(); ++i) {
+    any_ = any_ || plans[i].enabled();
     clusters_[i].config = std::move(plans[i]);
   }
 }
 
+bool TeamPlan::fits(const ClusterPlan& plan, std::uint32_t gpus) {
+  return plan.under_way_gpus == 0 || plan.under_way_gpus + gpus <= plan.config.gpus;
+}
+
 bool TeamPlan::planned(const model::JobSpec& spec) const {
+  if (!any_) {
+    return false;
+  }
   std::size_t c = model::to_index(spec.cluster);
   if (c >= clusters_.size() || !clusters_[c].config.enabled() || spec.is_cpu_job()) {
     return false;
@@ -35,8 +43,7 @@ bool TeamPlan::hold(model::JobSpec& spec) {
     return true;
   }
   ClusterPlan& plan = clusters_[model::to_index(spec.cluster)];
-  bool fits = plan.under_way_gpus == 0 || plan.under_way_gpus + spec.gpus <= plan.config.gpus;
-  if (plan.held.empty() && fits) {
+  if (plan.held.empty() && fits(plan, spec.gpus)) {
     return false;
   }
   if (spec.run != model::RunId{}) {
@@ -57,6 +64,9 @@ void TeamPlan::on_submitted(const model::JobSpec& spec) {
 }
 
 void TeamPlan::on_ended(model::JobId id, double now_s) {
+  if (!any_) {
+    return; // no plan: no job is counted
+  }
   auto it = counted_.find(id);
   if (it == counted_.end()) {
     return;
@@ -71,7 +81,7 @@ void TeamPlan::release(ClusterPlan& plan, double now_s) {
   // Runs released now count as under way at once, so that two of them never overcommit the budget.
   while (!plan.held.empty()) {
     model::JobSpec& next = plan.held.front();
-    if (plan.under_way_gpus != 0 && plan.under_way_gpus + next.gpus > plan.config.gpus) {
+    if (!fits(plan, next.gpus)) {
       return;
     }
     next.submit_time_s = now_s;

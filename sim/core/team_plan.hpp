@@ -50,9 +50,12 @@ private:
     std::deque<model::JobSpec> held; ///< in the order they came
   };
   bool planned(const model::JobSpec& spec) const;
+  /// Whether `gpus` more fit the plan's budget now (a job wider than the budget fits when none is under way).
+  static bool fits(const ClusterPlan& plan, std::uint32_t gpus);
   void release(ClusterPlan& plan, double now_s);
 
   std::vector<ClusterPlan> clusters_;
+  bool any_ = false;                                                                ///< some cluster has a plan
   std::unordered_map<model::JobId, std::pair<std::size_t, std::uint32_t>> counted_; ///< -> (cluster, GPUs)
   std::unordered_map<std::uint64_t, std::vector<model::JobSpec>>
       followers_;                   ///< held run (run_key) -> its later attempts

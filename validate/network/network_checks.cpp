@@ -27,6 +27,7 @@
 #include "sim/config/faults.hpp"
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/model/parallel_layout.hpp"
+#include "sim/model/units.hpp"
 #include "validate/embedded_files.hpp"
 #include "validate/validation_report.hpp"
 #include "validate/workload/paper_data.hpp"
@@ -176,14 +177,13 @@ bool check_fabric(const ValidationContext& ctx, const std::string& scenario, con
 double seren_pretrain_node_share() {
   constexpr double SEREN_GPUS = 286.0 * 8.0; // data/README.md: 286 nodes x 8 GPUs
   constexpr double TRACE_DAYS = 183.0;       // March to August 2023, the default workload's period
-  constexpr double SECONDS_PER_DAY = 86400.0;
   CsvTable table2("cluster_summary.csv");
   const auto& row = table2.row({{"id", "Seren"}});
   double gpu_s = table2.number(row, "complete_gpu_time") + table2.number(row, "cancel_gpu_time") +
                  table2.number(row, "fail_gpu_time");
   CsvTable shares("treemap_job_dist_shares.csv");
   double pretrain = shares.number(shares.row({{"cluster", "Seren"}, {"type", "Pretrain"}}), "gpu_time_pct_label") / 100;
-  return gpu_s * pretrain / (SEREN_GPUS * TRACE_DAYS * SECONDS_PER_DAY);
+  return gpu_s * pretrain / (SEREN_GPUS * TRACE_DAYS * model::SECONDS_PER_DAY);
 }
 
 double metric(const RunMeasures& m, const std::string& name) {
