@@ -29,6 +29,7 @@ and duration bins; fit_acme_joint.py: their joint law; fit_acme_states.py: final
 """
 
 import argparse
+import csv
 import math
 import os
 import sys
@@ -42,6 +43,20 @@ CLUSTERS = ["Seren", "Kalos"]
 TYPES = ["Pretrain", "SFT", "MLLM", "Eval", "Debug", "Other"]  # order of model::JobType
 CURVE_TYPE = {"Eval": "Evaluation"}  # file names spell Eval out
 RELEASED_GPU_JOBS = {"Seren": 450590}  # GPU jobs of the released trace, which the curves describe
+PAPER_PERIOD_DAYS = 183.0  # AcmeTrace: March to August 2023 (data/README.md)
+KALOS_TRACE = "acme_kalos_converted_hyunnnchoi.csv"  # data/traces/: 319 Kalos jobs with arrival times
+
+
+def period_days(data_dir, cluster):
+    """Days over which Table 2 counted the cluster's jobs. Seren: the whole period. Kalos: the span of the
+    Kalos jobs in data/traces/ (first to last arrival, 90.0 days; its weeks all hold jobs), so Kalos ran
+    its 62,413 jobs in about half of Seren's period."""
+    if cluster != "Kalos":
+        return PAPER_PERIOD_DAYS
+    path = os.path.join(os.path.dirname(os.path.abspath(data_dir)), "traces", KALOS_TRACE)
+    with open(path) as f:
+        arrivals = [float(r["arrival_time"]) for r in csv.DictReader(f)]
+    return round((max(arrivals) - min(arrivals)) / 86400.0, 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,6 +118,8 @@ def fit_cluster(data_dir, cluster, log):
     out = [f"# {cluster}: paper Table 2 (cluster_summary.csv)",
            f"{name}.gpu_jobs {gpu_jobs}",
            f"{name}.cpu_jobs {int(float(summary['cpu_job_num']))}",
+           f"# days over which Table 2 counted them (Kalos: the span of data/traces/{KALOS_TRACE})",
+           f"{name}.period_days {fmt(period_days(data_dir, cluster))}",
            f"{name}.max_run_time_s {fmt(max_run_s)}",
            f"# GPU time per GPU job at which the curves agree (Table 2: {fmt(table2_gt)})",
            f"{name}.gpu_time_per_gpu_job_s {fmt(total_gt)}",

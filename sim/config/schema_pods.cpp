@@ -20,7 +20,7 @@ PodConfig parse_pods(const Node& node) {
     return p;
   }
   node.expect_keys({"bind_rate", "image_size", "image_size_sigma", "pull_bandwidth", "registry_bandwidth",
-                    "images_per_user", "cache_images"});
+                    "images_per_user", "cache_images", "cpu_cache_images"});
   if (Node rate = node["bind_rate"]; rate.is_defined()) {
     p.bind_rate_per_s = rate.as_double_in(0.0, MAX_BIND_RATE_PER_S, "pods per second in [0, 1e6] (0: bound at once)");
   }
@@ -29,14 +29,18 @@ PodConfig parse_pods(const Node& node) {
     p.image_size_sigma = s.as_double_in(0.0, MAX_SIZE_SIGMA, "a spread of the log in [0, 5]");
   }
   for (auto [key, field] :
-       {std::pair{"images_per_user", &p.images_per_user}, std::pair{"cache_images", &p.cache_images}}) {
+       {std::pair{"images_per_user", &p.images_per_user}, std::pair{"cache_images", &p.cache_images},
+        std::pair{"cpu_cache_images", &p.cpu_cache_images}}) {
     if (Node n = node[key]; n.is_defined()) {
       *field = n.as_count_upto(MAX_IMAGES);
     }
   }
+  if (!node["cpu_cache_images"].is_defined()) {
+    p.cpu_cache_images = p.cache_images;
+  }
   if (!p.pulls()) {
-    for (const char* key :
-         {"image_size_sigma", "pull_bandwidth", "registry_bandwidth", "images_per_user", "cache_images"}) {
+    for (const char* key : {"image_size_sigma", "pull_bandwidth", "registry_bandwidth", "images_per_user",
+                            "cache_images", "cpu_cache_images"}) {
       if (node[key].is_defined()) {
         node[key].fail("needs image_size; expected image_size (e.g. 10GB) with it");
       }

@@ -5,12 +5,15 @@
 
 namespace acme::core {
 
-PodLaunch::PodLaunch(const config::PodConfig& config, std::uint32_t nodes, std::uint64_t seed,
-                     const std::string& cluster)
+PodLaunch::PodLaunch(const config::PodConfig& config, std::uint32_t nodes, std::uint32_t cpu_servers,
+                     std::uint64_t seed, const std::string& cluster)
     : config_(config)
-    , rng_(seed, "engine/pods/" + cluster) {
+    , rng_(seed, "engine/pods/" + cluster)
+    , cpu_node_rng_(seed, "engine/pods/" + cluster + "/cpu-node")
+    , nodes_(nodes)
+    , cpu_servers_(cpu_servers) {
   if (config_.pulls()) {
-    cache_.resize(nodes);
+    cache_.resize(static_cast<std::size_t>(nodes) + cpu_servers);
   }
 }
 
@@ -33,7 +36,7 @@ bool PodLaunch::touch(std::uint32_t node, std::uint64_t image) {
   bool hit = it != held.end();
   if (hit) {
     held.erase(it);
-  } else if (held.size() >= config_.cache_images) {
+  } else if (held.size() >= (node < nodes_ ? config_.cache_images : config_.cpu_cache_images)) {
     held.erase(held.begin()); // the least recently used
   }
   held.push_back(image);
@@ -48,20 +51,24 @@ PodTimes PodLaunch::start(const model::JobSpec& job, const model::Placement& pla
     binder_free_s_ = begin_s + pods / config_.bind_rate_per_s;
     t.bound_s = binder_free_s_;
   }
-  t.pulled_s = t.bound_s;
-  if (!config_.pulls() || placement.empty()) {
-    return t;
-  }
-  std::uint64_t image = image_of(job);
+  t.pulled_s = config_.pulls() ? pulled_s(image_of(job), placement, t.bound_s) : t.bound_s;
+  return t;
+}
+
+double PodLaunch::pulled_s(std::uint64_t image, const model::Placement& placement, double bound_s) {
   std::uint32_t pulling = 0;
+  if (placement.empty() && cpu_servers_ > 0) {
+    auto server = nodes_ + static_cast<std::uint32_t>(cpu_node_rng_.below(cpu_servers_));
+    pulling = touch(server, image) ? 0 : 1;
+  }
   for (const auto& share : placement) {
     pulling += touch(model::to_index(share.node), image) ? 0 : 1;
   }
-  if (pulling > 0) {
-    double rate = std::min(config_.pull_bw_Bps, config_.registry_bw_Bps / pulling);
-    t.pulled_s = t.bound_s + image_bytes(image) / rate;
+  if (pulling == 0) {
+    return bound_s;
   }
-  return t;
+  double rate = std::min(config_.pull_bw_Bps, config_.registry_bw_Bps / pulling);
+  return bound_s + image_bytes(image) / rate;
 }
 
 } // namespace acme::core

@@ -26,10 +26,13 @@ struct PodTimes {
 ///   registry / pulling nodes); a node keeps the last `cache_images` images it ran (LRU).
 /// A job runs its user's image for its type (`images_per_user` per user, by job type); image sizes are
 /// lognormal around `image_size` (`image_size_sigma`), drawn once per image from the run's seed.
-/// CPU jobs (no node in the model) are bound but pull nothing.
+/// A CPU job's pod lands on one of the CPU pool's `cpu_servers` (the servers power.cpu_server describes),
+/// drawn uniformly: kube-scheduler scores servers with room alike and picks among the best at random.
+/// That server pulls the image unless it holds it, alone, and keeps its own `cache_images` like a node.
 class PodLaunch {
 public:
-  PodLaunch(const config::PodConfig& config, std::uint32_t nodes, std::uint64_t seed, const std::string& cluster);
+  PodLaunch(const config::PodConfig& config, std::uint32_t nodes, std::uint32_t cpu_servers, std::uint64_t seed,
+            const std::string& cluster);
 
   /// The times of a job started now on `placement`; updates the binder and the nodes' image caches.
   PodTimes start(const model::JobSpec& job, const model::Placement& placement, double now_s);
@@ -40,11 +43,16 @@ private:
   double image_bytes(std::uint64_t image);
   /// Whether `node` holds `image`; makes it the node's most recent image either way.
   bool touch(std::uint32_t node, std::uint64_t image);
+  /// When `image` is on every node of `placement` (a CPU job: on a drawn node), from `bound_s`.
+  double pulled_s(std::uint64_t image, const model::Placement& placement, double bound_s);
 
   config::PodConfig config_;
   model::Rng rng_;
+  model::Rng cpu_node_rng_; ///< the node of each CPU job's pod (its own stream: image sizes keep theirs)
   double binder_free_s_ = 0.0;
-  std::vector<std::vector<std::uint64_t>> cache_; ///< per node, most recent last
+  std::uint32_t nodes_ = 0;
+  std::uint32_t cpu_servers_ = 0;
+  std::vector<std::vector<std::uint64_t>> cache_; ///< per node, then per CPU server; most recent last
   std::unordered_map<std::uint64_t, double> bytes_;
 };
 

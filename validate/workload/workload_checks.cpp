@@ -54,8 +54,8 @@ Generated generate(const synthetic::ClusterModel& model, const synthetic::Cluste
 /// Generates, compares and prints one cluster; returns its failed checks.
 std::size_t check_cluster(const synthetic::ClusterPlan& plan, const synthetic::SyntheticOptions& options,
                           const synthetic::ParamTable& params, std::uint64_t replicas) {
-  double volume = options.scale * options.days / synthetic::PAPER_PERIOD_DAYS;
   auto model = load_cluster_model(params, plan.preset);
+  double volume = options.scale * options.days / model.period_days;
   if (replicas == 0) {
     const auto* pretrain = model.find(model::JobType::PRETRAIN);
     double pretrain_jobs = pretrain->count_share * model.gpu_jobs * volume;

@@ -5,8 +5,8 @@
 
 namespace acme::workloads::synthetic {
 
-double arrivals_per_paper_job(double scale) {
-  return scale / (PAPER_PERIOD_DAYS * model::SECONDS_PER_DAY);
+double arrivals_per_paper_job(double scale, double period_days) {
+  return scale / (period_days * model::SECONDS_PER_DAY);
 }
 
 ClusterGenerator::ClusterGenerator(ClusterModel model, ClusterPlan plan, const SyntheticOptions& options,
@@ -23,7 +23,7 @@ ClusterGenerator::ClusterGenerator(ClusterModel model, ClusterPlan plan, const S
                     &users_,
                     options_.start_unix_s,
                     options_.end_unix_s(),
-                    arrivals_per_paper_job(options_.scale)};
+                    arrivals_per_paper_job(options_.scale, model_.period_days)};
   auto pretrain = std::make_unique<PretrainStream>(ctx);
   auto eval = std::make_unique<EvalStream>(ctx, *pretrain);
   streams_.push_back(std::move(pretrain));

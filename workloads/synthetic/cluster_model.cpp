@@ -95,6 +95,8 @@ ClusterModel load_cluster_model(const ParamTable& params, const std::string& clu
   m.name = cluster;
   m.gpu_jobs = params.number(cluster + ".gpu_jobs");
   m.cpu_jobs = params.number(cluster + ".cpu_jobs");
+  m.period_days = params.number(cluster + ".period_days");
+  ACME_ASSERT(m.period_days > 0.0, cluster + ": the period of the counts is positive");
   m.max_run_time_s = params.number(cluster + ".max_run_time_s");
   m.gpu_time_per_gpu_job_s = params.number(cluster + ".gpu_time_per_gpu_job_s");
   for (const auto& [type, key] : TYPE_KEYS) {

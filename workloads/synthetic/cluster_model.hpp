@@ -73,6 +73,7 @@ struct ClusterModel {
   std::string name;      ///< "seren" or "kalos"
   double gpu_jobs = 0.0; ///< over the paper's period (Table 2)
   double cpu_jobs = 0.0;
+  double period_days = 0.0;            ///< days over which Table 2 counted them (Kalos ran a shorter trace than Seren)
   double max_run_time_s = 0.0;         ///< longest GPU job (Table 2)
   double gpu_time_per_gpu_job_s = 0.0; ///< the joint fit's GPU time per GPU job
   std::vector<TypeModel> types;        ///< the types with jobs, in JobType order

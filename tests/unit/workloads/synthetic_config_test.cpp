@@ -49,7 +49,7 @@ TEST_CASE("workloads::synthetic: kind synthetic streams both clusters in submiss
     ++per_cluster[acme::model::to_index(job->cluster)];
     REQUIRE(!job->name.empty());
   }
-  // scale 0.2 of Table 2's volume over 2 of 183 days: ~2,250 Seren and ~135 Kalos jobs
+  // scale 0.2 of Table 2's rates over 2 days: ~1,790 Seren (183-day period) and ~275 Kalos (90-day) jobs
   CHECK(per_cluster[0] > 1500);
   CHECK(per_cluster[1] > 50);
 }
@@ -76,6 +76,16 @@ TEST_CASE("workloads::synthetic: scale multiplies the arrival rate", "[workloads
   double per_day = static_cast<double>(twice.size()) / 6.0;
   // Seren's released trace (data/README.md: 450,590 GPU jobs) and Table 2's CPU jobs, over 183 days
   CHECK(per_day == Approx((450590.0 + 367737.0) / 183.0).epsilon(0.1));
+}
+
+TEST_CASE("workloads::synthetic: each cluster arrives at the rate of the days its jobs were counted in",
+          "[workloads][synthetic]") {
+  CHECK(acme::test::preset_model("seren").period_days == 183.0);
+  CHECK(acme::test::preset_model("kalos").period_days == Approx(90.04)); // data/traces/acme_kalos_converted_*
+  auto kalos = all_jobs(acme::test::synthetic_config("  kind: synthetic\n  preset: kalos\n  days: 28\n"));
+  double per_day = static_cast<double>(kalos.size()) / 28.0;
+  // Table 2's 19,907 GPU and 42,506 CPU jobs over 90 days (not over Seren's 183)
+  CHECK(per_day == Approx((19907.0 + 42506.0) / 90.04).epsilon(0.1));
 }
 
 TEST_CASE("workloads::synthetic: bad workload keys stop with a located error", "[workloads][synthetic]") {
