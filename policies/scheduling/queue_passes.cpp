@@ -22,7 +22,10 @@ void QueueScheduler::schedule_gpus(const model::ClusterView& cluster, const Roun
 
 void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
                                     std::vector<model::Decision>& out) {
-  // With batch_sched_delay, CPU jobs wait for passes like every batch job; without, they start at once.
+  // With batch_sched_delay, CPU jobs wait for passes like every batch job; without, they start at once,
+  // unless a GPU job waits at the head of the queue: CPU jobs use the GPU nodes' cores
+  // (cpu_job_cores_per_node), so they are in the GPU nodes' partition, behind the GPU jobs in priority, and
+  // Slurm's main and event passes stop at the partition's first job that cannot start.
   bool batch = config_.cadence.batch_sched_delay_s > 0.0;
   bool changed = reordered || !changes.arrivals_only() || !changes.arrived.empty() || (batch && changes.cpu_arrived);
   bool submissions_only = changes.triggered && !changes.released && !changes.nodes_down;
@@ -39,12 +42,19 @@ void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const Rou
       cut_short = last_end_ == PassEnd::DEPTH;
     }
   }
+  if (!plan.backfill && head_waits(cluster)) {
+    passes_ran_ = false; // CPU jobs rank behind the GPU job at the head: only backfill starts them
+  }
   if (plan.backfill) {
     full_pass(cluster, out, PassKind::BACKFILL, config_.cadence.bf_max_job_test);
   }
   if (auto at = cadence_.wake_up(now_s_, gpu_queue().first_in_pass().has_value(), cut_short)) {
     out.emplace_back(model::CallMeLater{*at});
   }
+}
+
+bool QueueScheduler::head_waits(const model::ClusterView& cluster) {
+  return head_.has_value() && queued_entry(cluster, *head_) != nullptr;
 }
 
 bool QueueScheduler::within_user_budget(const model::JobSpec& job) {

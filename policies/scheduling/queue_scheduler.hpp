@@ -185,6 +185,8 @@ private:
                  std::uint32_t depth);
   void cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
                       std::vector<model::Decision>& out);
+  /// Whether the job a pass found waiting at the head of the queue is still queued.
+  bool head_waits(const model::ClusterView& cluster);
   /// Under a cadence, a backfill pass tests at most bf_max_job_user jobs per user: false past it.
   bool within_user_budget(const model::JobSpec& job);
   bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);

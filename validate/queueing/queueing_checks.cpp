@@ -161,11 +161,9 @@ void report_seed_spread(ValidationReport& report, const ValidationContext& ctx, 
     std::string type;
     std::vector<double> means;
   };
-  std::vector<Row> rows = {{"seren", "all_gpu", {}},
-                           {"seren", "Pretrain", {}},
-                           {"seren", "Debug", {}},
-                           {"seren", "Evaluation", {}},
-                           {"kalos", "all_gpu", {}}};
+  std::vector<Row> rows = {{"seren", "all_gpu", {}},    {"seren", "Pretrain", {}}, {"seren", "Debug", {}},
+                           {"seren", "Evaluation", {}}, {"seren", "CPU", {}},      {"kalos", "all_gpu", {}},
+                           {"kalos", "CPU", {}}};
   for (Row& r : rows) {
     r.means.push_back(seed1.get(r.cluster, r.type, "queue_s.mean"));
   }

@@ -33,6 +33,26 @@ TEST_CASE("policies::cadence: a job behind a blocked head starts at the next bac
   REQUIRE(d.record(2).starts == std::vector<double>{1000}); // at job 1's completion (event pass)
 }
 
+TEST_CASE("policies::cadence: a CPU job waits for the backfill pass while a GPU job waits at the head",
+          "[policies][cadence]") {
+  // CPU jobs use the GPU nodes' cores, so they share their partition, behind the GPU jobs: the main and
+  // event passes stop at the blocked head before they reach them.
+  Driver d(test::make_shape(1, 8), test::make_scheduler(slurm_like()));
+  d.add(make_job(4, 0, 3, 10)); // no GPU job waits yet: at once
+  block_node(d);
+  d.add(make_job(3, 0, 7, 10));    // behind job 2 at the head: the backfill pass at 30
+  d.add(make_job(5, 0, 1500, 10)); // the head started at 1000: at once again
+  REQUIRE(d.run_to_end());
+  CHECK(d.record(4).starts == std::vector<double>{3});
+  CHECK(d.record(3).starts == std::vector<double>{30});
+  CHECK(d.record(5).starts == std::vector<double>{1500});
+  Driver event_driven(test::make_shape(1, 8), test::make_scheduler("{name: priority, estimator: oracle}"));
+  block_node(event_driven);
+  event_driven.add(make_job(3, 0, 7, 10));
+  REQUIRE(event_driven.run_to_end());
+  CHECK(event_driven.record(3).starts == std::vector<double>{7}); // without a cadence: at once, as before
+}
+
 TEST_CASE("policies::cadence: without intervals every event backfills at once (today's behaviour)",
           "[policies][cadence]") {
   Driver d(test::make_shape(1, 8), test::make_scheduler("{name: priority, estimator: oracle}"));
