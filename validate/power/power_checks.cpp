@@ -161,7 +161,7 @@ bool check_idle(const ValidationContext& ctx, const ReferenceTable& refs, Valida
 
 /// The DCGM samples are of August 2023 (data/README.md), a busier month than the trace's average: their
 /// utilisation CDF (pkl_<cluster>_gpu_util.csv) has 68.6% (Seren) and 74.2% (Kalos) of GPU samples above
-/// 0%, where Table 2's GPU time fills 59% and 14% of the GPUs over the whole trace. The power model maps a
+/// 0%, where Table 2's GPU time fills 56% and 28% of the GPUs in the default run. The power model maps a
 /// load to a power distribution, so it is checked at the sampled load: the cluster alone
 /// (workload.preset), its arrival rate scaled so that its GPU utilisation becomes the samples' busy share.
 /// Utilisation is not proportional to the rate once queues form, so a run that misses the share by more
