@@ -7,6 +7,7 @@
 
 #include "sim/config/node.hpp"
 #include "sim/model/distribution.hpp"
+#include "sim/model/limits.hpp"
 #include "sim/model/parallel_layout.hpp"
 
 namespace acme::config {
@@ -70,14 +71,15 @@ enum class ClusterKind : std::uint8_t {
 /// Kubernetes' path from admission to running pods (a cluster's `pods:`; all off by default): the
 /// scheduler's binding throughput and container image pulls on nodes that have not run the image.
 struct PodConfig {
-  double bind_rate_per_s = 0.0;       ///< pods kube-scheduler binds per second (0: at once)
-  double image_bytes = 0.0;           ///< median container image (0: no pulls)
-  double image_size_sigma = 0.0;      ///< lognormal spread (of the log) of image sizes across images
-  double pull_bw_Bps = 0.0;           ///< one node's pull from the registry
-  double registry_bw_Bps = 0.0;       ///< the registry in all, shared by the nodes of one job pulling at once
-  std::uint32_t images_per_user = 1;  ///< distinct images a user's jobs run (by job type)
-  std::uint32_t cache_images = 1;     ///< images a node keeps (least recently used evicted)
-  std::uint32_t cpu_cache_images = 1; ///< images a CPU-pool server keeps (default: cache_images)
+  double bind_rate_per_s = 0.0;  ///< pods kube-scheduler binds per second (0: at once)
+  double image_bytes = 0.0;      ///< median container image (0: no pulls)
+  double image_size_sigma = 0.0; ///< lognormal spread (of the log) of image sizes across images
+  double pull_bw_Bps = 0.0;      ///< one node's pull from the registry
+  double registry_bw_Bps = model::limits::MAX_BANDWIDTH_BPS; ///< the registry in all, shared by the nodes of
+                                                             ///< one job pulling at once (default: no bound)
+  std::uint32_t images_per_user = 1;                         ///< distinct images a user's jobs run (by job type)
+  std::uint32_t cache_images = 1;                            ///< images a node keeps (least recently used evicted)
+  std::uint32_t cpu_cache_images = 1;                        ///< images a CPU-pool server keeps (default: cache_images)
 
   bool pulls() const { return image_bytes > 0.0; }
 };

@@ -51,7 +51,7 @@ PodConfig parse_pods(const Node& node) {
     node.fail("image_size needs pull_bandwidth (one node's pull from the registry, e.g. 200MBps)");
   }
   p.pull_bw_Bps = node["pull_bandwidth"].as_bandwidth_Bps();
-  p.registry_bw_Bps = node.get_or("registry_bandwidth", model::limits::MAX_BANDWIDTH_BPS, &Node::as_bandwidth_Bps);
+  p.registry_bw_Bps = node.get_or("registry_bandwidth", p.registry_bw_Bps, &Node::as_bandwidth_Bps);
   return p;
 }
 

@@ -33,9 +33,8 @@ private:
 };
 
 /// Arrivals per second for each of the paper's jobs: Table 2 counted a cluster's jobs over
-/// `period_days` (ClusterModel::period_days: Seren PAPER_PERIOD_DAYS, Kalos about 90); `scale`
+/// `period_days` (ClusterModel::period_days, from acme_params.txt: Seren 183, Kalos about 90); `scale`
 /// multiplies the rate. A run of any length draws each cluster at its own recorded rate.
 double arrivals_per_paper_job(double scale, double period_days);
-inline constexpr double PAPER_PERIOD_DAYS = 183.0; // AcmeTrace from 2023-03-01, six months (issue 3: 183 days)
 
 } // namespace acme::workloads::synthetic

@@ -65,7 +65,6 @@ TEST_CASE("core::pod_launch: pods wait for the binder, then for the image on nod
   SECTION("a CPU job's pod pulls on a CPU-pool server, which keeps cpu_cache_images of its own") {
     c.image_bytes = 10e9;
     c.pull_bw_Bps = 1e9;
-    c.registry_bw_Bps = 1e12;
     c.cache_images = 2;
     c.cpu_cache_images = 1;
     core::PodLaunch pods(c, 4, 1, 1, "k"); // one CPU server: every CPU pod lands there
