@@ -48,6 +48,9 @@ struct CpuServerPower {
   std::uint32_t cores = 1;
   double idle_W = 0.0;
   double busy_W = 0.0;
+
+  /// Servers of `cores` cores that hold a CPU pool of `pool_cores` (the last one may be partly used).
+  std::uint32_t servers_for(std::uint32_t pool_cores) const { return (pool_cores + cores - 1) / cores; }
 };
 
 /// `power:` — what the hardware draws. Used for energy accounting; it never changes a job's timing.

@@ -51,8 +51,7 @@ JobTable make_table(const LoopSetup& setup) {
     runtime.scheduler->set_placement(setup.registries->placements.create(cc.placement, context));
     runtime.jobs_on_node.resize(cc.nodes);
     runtime.launch_latency = cc.launch_latency;
-    std::uint32_t server_cores = std::max<std::uint32_t>(cfg.power->cpu_server.cores, 1);
-    std::uint32_t cpu_servers = (runtime.view.shape().cpu_pool_cores + server_cores - 1) / server_cores;
+    std::uint32_t cpu_servers = cfg.power->cpu_server.servers_for(runtime.view.shape().cpu_pool_cores);
     if (PodLaunch pods(cc.pods, cc.nodes, cpu_servers, cfg.seed, cc.name); pods.enabled()) {
       runtime.pods.emplace(std::move(pods));
     }

@@ -28,7 +28,7 @@ struct PodTimes {
 /// lognormal around `image_size` (`image_size_sigma`), drawn once per image from the run's seed.
 /// A CPU job's pod lands on one of the CPU pool's `cpu_servers` (the servers power.cpu_server describes),
 /// drawn uniformly: kube-scheduler scores servers with room alike and picks among the best at random.
-/// That server pulls the image unless it holds it, alone, and keeps its own `cache_images` like a node.
+/// That server pulls the image unless it holds it, alone, and keeps its last `cpu_cache_images` images.
 class PodLaunch {
 public:
   PodLaunch(const config::PodConfig& config, std::uint32_t nodes, std::uint32_t cpu_servers, std::uint64_t seed,

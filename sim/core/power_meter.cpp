@@ -68,7 +68,7 @@ PowerMeter::ClusterMeter PowerMeter::make_cluster(const config::ClusterConfig& c
   }
   std::uint32_t pool = view.shape().cpu_pool_cores;
   const config::CpuServerPower& cpu = power_.cpu_server;
-  c.cpu_servers = (pool + cpu.cores - 1) / cpu.cores;
+  c.cpu_servers = cpu.servers_for(pool);
   c.cpu_idle_W = cpu.idle_W;
   c.cpu_per_core_W = pool > 0 ? c.cpu_servers * (cpu.busy_W - cpu.idle_W) / pool : 0.0;
   c.cpu_W = c.cpu_servers * cpu.idle_W;
