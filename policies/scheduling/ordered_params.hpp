@@ -16,12 +16,16 @@ Param<P> queue_depth_param(std::uint32_t P::*field) {
                      "when they arrive");
 }
 
-/// `backfill: easy | none`.
+/// `backfill: easy | conservative | none`.
 template <class P>
 Param<P> backfill_param(BackfillMode P::*field) {
-  return choice_param("backfill", field, {{"easy", BackfillMode::EASY}, {"none", BackfillMode::NONE}},
-                      "easy: later jobs start when they do not delay the first blocked job's reservation; none: "
-                      "strict order");
+  return choice_param(
+      "backfill", field,
+      {{"easy", BackfillMode::EASY}, {"conservative", BackfillMode::CONSERVATIVE}, {"none", BackfillMode::NONE}},
+      "easy: later jobs start when they do not delay the first blocked job's reservation; "
+      "conservative: every tested job that cannot start is planned its earliest start within "
+      "bf_window, and later jobs start only when they delay none of those plans (Slurm's "
+      "sched/backfill); none: strict order");
 }
 
 /// `order: fifo | priority`.

@@ -1,6 +1,7 @@
 #include "policies/scheduling/ordered_scheduler.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace acme::policies {
 namespace {
@@ -81,7 +82,11 @@ bool OrderedScheduler::prepare_round(const model::ClusterView&) {
 ArrivalsRound OrderedScheduler::on_arrivals(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) {
   // Arrivals behind a blocked head are backfill candidates (EASY) or wait (strict order); an arrival
   // ahead of the head, or no head at all, needs a full pass.
-  if (backfill_in(PassKind::ARRIVALS) == BackfillMode::GREEDY || arrivals_behind_head(cluster, arrivals)) {
+  BackfillMode mode = backfill_in(PassKind::ARRIVALS);
+  if (mode == BackfillMode::CONSERVATIVE) {
+    return ArrivalsRound::FULL_PASS; // an arrival is planned among the jobs ahead of it: plan them all again
+  }
+  if (mode == BackfillMode::GREEDY || arrivals_behind_head(cluster, arrivals)) {
     return ArrivalsRound::EXAMINE;
   }
   return ArrivalsRound::FULL_PASS;
@@ -89,6 +94,9 @@ ArrivalsRound OrderedScheduler::on_arrivals(const model::ClusterView& cluster, c
 
 void OrderedScheduler::begin_pass(PassKind kind) {
   refused_sizes_.clear();
+  if (backfill_in(kind) == BackfillMode::CONSERVATIVE) {
+    plan_.begin(free_, running_, now_s());
+  }
   if (kind != PassKind::ARRIVALS) {
     shadow_stale_ = true; // computed when the first backfill candidate needs it: nothing starts before that
   }
@@ -103,7 +111,7 @@ Step OrderedScheduler::decide(const model::JobEntry& entry, PassKind kind, std::
   }
   quota_held_ = false;
   bool backfilling = mode == BackfillMode::EASY && (kind == PassKind::ARRIVALS || head().has_value());
-  Step step = consider(entry, backfilling, out);
+  Step step = consider(entry, backfilling, mode == BackfillMode::CONSERVATIVE, out);
   if (mode != BackfillMode::NONE) {
     return step;
   }
@@ -117,13 +125,15 @@ Step OrderedScheduler::decide(const model::JobEntry& entry, PassKind kind, std::
 
 BackfillMode OrderedScheduler::backfill_in(PassKind kind) const {
   // Under Slurm's cadence only the backfill pass backfills; the main and event passes keep strict order.
-  if (cadenced() && kind != PassKind::BACKFILL && config_.backfill == BackfillMode::EASY) {
+  bool plans = config_.backfill == BackfillMode::EASY || config_.backfill == BackfillMode::CONSERVATIVE;
+  if (cadenced() && kind != PassKind::BACKFILL && plans) {
     return BackfillMode::NONE;
   }
   return config_.backfill;
 }
 
-Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, std::vector<model::Decision>& out) {
+Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, bool planning,
+                                std::vector<model::Decision>& out) {
   const model::JobSpec& job = entry.spec;
   if (reject_if_never_admitted(job, out)) {
     return Step::SKIPPED;
@@ -137,6 +147,9 @@ Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, 
   if (auto limit = limit_hold(job)) {
     hold(*limit); // as in Slurm, a job a limit holds does not block the jobs behind it
     return Step::SKIPPED;
+  }
+  if (planning) {
+    return consider_planned(entry, admit, out);
   }
   auto not_now = [&] { return admit == Admission::OWNED && try_preempt(entry, out) ? Step::PREEMPTED : Step::WAITING; };
   if (!may_fit(job) || known_unfit(job)) {
@@ -167,6 +180,40 @@ Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, 
   refused_sizes_.clear();
   start(entry, std::move(*where), out);
   return Step::STARTED;
+}
+
+double OrderedScheduler::planned_duration_s(const model::JobEntry& entry) const {
+  double resolution_s = config_.cadence.bf_resolution_s;
+  double duration_s = remaining_estimate_s(entry);
+  return resolution_s > 0.0 ? std::ceil(duration_s / resolution_s) * resolution_s : duration_s;
+}
+
+Step OrderedScheduler::consider_planned(const model::JobEntry& entry, Admission admit,
+                                        std::vector<model::Decision>& out) {
+  const model::JobSpec& job = entry.spec;
+  double duration_s = planned_duration_s(entry);
+  if (may_fit(job) && !known_unfit(job)) {
+    std::optional<model::Placement> where = try_place(entry);
+    if (!where) {
+      note_unfit(job);
+    } else if (plan_.fits_now(*where, duration_s)) {
+      start(entry, std::move(*where), out);
+      return Step::STARTED;
+    }
+  }
+  if (admit == Admission::OWNED && try_preempt(entry, out)) {
+    return Step::PREEMPTED;
+  }
+  auto slot = plan_.earliest(job, duration_s);
+  if (!slot || slot->start_s > now_s() + config_.cadence.bf_window_s) {
+    return Step::WAITING; // never fits on the nodes that are up, or not within the window: no plan
+  }
+  if (slot->start_s <= now_s() && !job.is_fractional()) {
+    start(entry, std::move(slot->placement), out); // room now, on nodes the placement did not pick
+    return Step::STARTED;
+  }
+  plan_.reserve(*slot, duration_s);
+  return Step::WAITING;
 }
 
 void OrderedScheduler::ensure_shadow() {

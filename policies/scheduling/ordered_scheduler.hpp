@@ -4,6 +4,7 @@
 #include <optional>
 #include <vector>
 
+#include "policies/scheduling/availability_profile.hpp"
 #include "policies/scheduling/multifactor_queue.hpp"
 #include "policies/scheduling/ordered_queue.hpp"
 #include "policies/scheduling/policy_params.hpp"
@@ -23,6 +24,9 @@ enum class BackfillMode : std::uint8_t {
   NONE,   ///< it blocks them (strict order)
   EASY,   ///< it gets a reservation; later jobs start if they do not delay it (EASY backfilling)
   GREEDY, ///< nothing: every job that fits starts, in queue order (list scheduling)
+  /// every job tested that cannot start is planned its earliest start within bf_window; later jobs start
+  /// only when they delay none of those plans (conservative backfilling, as Slurm's sched/backfill)
+  CONSERVATIVE,
 };
 
 /// The building blocks of the single-queue schedulers (easy_backfill, sjf, priority, quota).
@@ -64,7 +68,11 @@ protected:
   void on_job_stopped(const RunningJob& job, model::EndCause cause) override;
 
 private:
-  Step consider(const model::JobEntry& entry, bool backfilling, std::vector<model::Decision>& out);
+  Step consider(const model::JobEntry& entry, bool backfilling, bool planning, std::vector<model::Decision>& out);
+  /// consider() in a conservative backfill pass: start where no plan is delayed, else plan the job.
+  Step consider_planned(const model::JobEntry& entry, Admission admit, std::vector<model::Decision>& out);
+  /// The job's estimate rounded up to bf_resolution, as the backfill plan counts it.
+  double planned_duration_s(const model::JobEntry& entry) const;
   /// The backfill mode of a pass of `kind` (under a cadence, only BACKFILL passes backfill).
   BackfillMode backfill_in(PassKind kind) const;
   void ensure_shadow();
@@ -75,6 +83,7 @@ private:
   std::unique_ptr<MultifactorQueue> multifactor_; ///< the priority order (over order_'s usage)
   ShadowProfile shadow_;
   bool shadow_stale_ = false;
+  AvailabilityProfile plan_;                 ///< the conservative backfill pass's plan (BackfillMode::CONSERVATIVE)
   bool quota_held_ = false;                  ///< the job decide() decides for is held back by the quotas
   std::vector<std::uint32_t> refused_sizes_; ///< sizes refused by the reservation since the last start
 };

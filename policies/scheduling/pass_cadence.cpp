@@ -21,7 +21,13 @@ const ParamTable<CadenceParams>& CadenceParams::table() {
       duration_param("batch_sched_delay", &P::batch_sched_delay_s,
                      "with it set, a submission starts nothing at once: slurmctld's background loop (a round every "
                      "second) runs a pass for it at least this long after its previous one (Slurm "
-                     "SchedulerParameters batch_sched_delay, 3s); 0s: an event pass at every submission")};
+                     "SchedulerParameters batch_sched_delay, 3s); 0s: an event pass at every submission"),
+      duration_param("bf_window", &P::bf_window_s,
+                     "with backfill: conservative, how far ahead a backfill pass plans the jobs it tests (Slurm "
+                     "bf_window, 1440 min)"),
+      duration_param("bf_resolution", &P::bf_resolution_s,
+                     "with backfill: conservative, the granularity of planned times: estimates round up to it "
+                     "(Slurm bf_resolution, 60s)")};
   return t;
 }
 

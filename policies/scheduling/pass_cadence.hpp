@@ -41,6 +41,10 @@ struct CadenceParams {
   std::uint32_t bf_max_job_test = SLURM_BF_MAX_JOB_TEST;
   std::uint32_t bf_max_job_user = 0; ///< 0: no limit (as in Slurm)
   double batch_sched_delay_s = 0.0;  ///< 0: a submission runs an event pass at once
+  /// With `backfill: conservative`: how far ahead a backfill pass plans the jobs it tests (Slurm bf_window,
+  /// default 1440 min) and the granularity of its planned times (bf_resolution, default 60 s).
+  double bf_window_s = 86400.0;
+  double bf_resolution_s = 60.0;
 
   /// Whether passes follow the cadence (any interval set); otherwise every round is a full pass.
   bool enabled() const { return main_interval_s > 0.0 || bf_interval_s > 0.0; }

@@ -71,7 +71,7 @@ TEST_CASE("policies::registry: unknown or bad parameters fail with their locatio
                Contains("t.yaml:1:35: scheduler.estimator: unknown estimator \"orcale\"; expected one of: oracle, "
                         "requested, type_user"));
   REQUIRE_THAT(error_of([] { make_scheduler("{name: priority, backfill: eazy}"); }),
-               Contains("scheduler.backfill: unknown backfill \"eazy\"; expected one of: easy, none"));
+               Contains("scheduler.backfill: unknown backfill \"eazy\"; expected one of: easy, conservative, none"));
   REQUIRE_THAT(error_of([] { make_scheduler("{name: quota, order: fifo, age_weight: 3}"); }),
                Contains("scheduler.age_weight: priority parameters need order: priority"));
   REQUIRE_THAT(error_of([] { make_scheduler("{name: quota, quotas: {pretrian: 8}}"); }),

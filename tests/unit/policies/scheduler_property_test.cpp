@@ -19,6 +19,8 @@ const std::vector<std::string> SCHEDULERS = {
     "{name: priority, backfill: none, recalc_interval: 10s}",
     "{name: quota, quotas: {pretrain: 16, sft: 8}}",
     "{name: quota, quotas: {pretrain: 16}, borrowing: false, order: fifo, backfill: none}",
+    "{name: quota, quotas: {pretrain: 16}, backfill: conservative, estimator: oracle}",
+    "{name: priority, backfill: conservative, sched_interval: 60s, bf_interval: 30s, bf_window: 10min}",
     "{name: las, queue_thresholds: [500, 3000], starvation_knob: 2}",
     "{name: kube_quota, quotas: {pretrain: 16, eval: 8}}",
     "{name: kube_quota, group_by: user, user_quota: 8, queueing: strict_fifo}",
