@@ -201,16 +201,16 @@ Step OrderedScheduler::consider_planned(const model::JobEntry& entry, Admission 
       return Step::STARTED;
     }
   }
+  auto slot = plan_.earliest(job, duration_s);
+  if (slot && slot->start_s <= now_s() && !job.is_fractional()) {
+    start(entry, std::move(slot->placement), out); // room now, on nodes the placement did not pick
+    return Step::STARTED;
+  }
   if (admit == Admission::OWNED && try_preempt(entry, out)) {
     return Step::PREEMPTED;
   }
-  auto slot = plan_.earliest(job, duration_s);
   if (!slot || slot->start_s > now_s() + config_.cadence.bf_window_s) {
     return Step::WAITING; // never fits on the nodes that are up, or not within the window: no plan
-  }
-  if (slot->start_s <= now_s() && !job.is_fractional()) {
-    start(entry, std::move(slot->placement), out); // room now, on nodes the placement did not pick
-    return Step::STARTED;
   }
   plan_.reserve(*slot, duration_s);
   return Step::WAITING;

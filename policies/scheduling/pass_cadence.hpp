@@ -49,7 +49,8 @@ struct CadenceParams {
   /// Whether passes follow the cadence (any interval set); otherwise every round is a full pass.
   bool enabled() const { return main_interval_s > 0.0 || bf_interval_s > 0.0; }
   /// The slurm.conf keys (sched_interval, sched_min_interval, bf_interval, bf_max_job_test,
-  /// bf_max_job_user, batch_sched_delay); default_queue_depth is the scheduler's queue_depth.
+  /// bf_max_job_user, batch_sched_delay, bf_window, bf_resolution); default_queue_depth is the
+  /// scheduler's queue_depth.
   static const ParamTable<CadenceParams>& table();
 };
 
