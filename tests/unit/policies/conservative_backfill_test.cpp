@@ -7,24 +7,10 @@ using namespace acme;
 using test::Driver;
 using test::make_job;
 
-namespace {
-/// Two nodes of 8 GPUs: job 1 holds node 0 until 100, job 2 half of node 1 until 50. Then job 3 (16 GPUs)
-/// is reserved at 100, job 4 (8 GPUs, 10 s) at 50 on node 1, job 5 (4 GPUs, 60 s) would fit node 1 now
-/// but hold it past 50, job 6 (4 GPUs, 40 s) ends before 50.
-void add_scenario(Driver& d) {
-  d.add(make_job(1, 8, 0, 100));
-  d.add(make_job(2, 4, 0, 50));
-  d.add(make_job(3, 16, 1, 10));
-  d.add(make_job(4, 8, 1, 10));
-  d.add(make_job(5, 4, 1, 60));
-  d.add(make_job(6, 4, 1, 39));
-}
-} // namespace
-
 TEST_CASE("policies::conservative_backfill: a job starts early only when it delays no earlier reservation",
           "[policies][conservative_backfill]") {
   Driver d(test::make_shape(2, 8), test::make_scheduler("{name: conservative_backfill, estimator: oracle}"));
-  add_scenario(d);
+  test::add_two_node_backfill_scenario(d);
   d.run_until(1);
   REQUIRE(d.started_at(1) == std::vector<std::uint64_t>{6});
   const auto& reserved = dynamic_cast<policies::ConservativeBackfillScheduler&>(d.scheduler()).reservations();
@@ -38,7 +24,7 @@ TEST_CASE("policies::conservative_backfill: a job starts early only when it dela
 
   SECTION("EASY protects only the head: job 5 takes node 1 and job 4 waits for job 3") {
     Driver easy(test::make_shape(2, 8), test::make_scheduler("{name: easy_backfill, estimator: oracle}"));
-    add_scenario(easy);
+    test::add_two_node_backfill_scenario(easy);
     easy.run_until(1);
     REQUIRE(easy.started_at(1) == std::vector<std::uint64_t>{5});
     REQUIRE(easy.run_to_end());

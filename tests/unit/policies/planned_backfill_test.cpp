@@ -10,18 +10,6 @@ using test::make_job;
 
 namespace {
 
-/// Two nodes of 8 GPUs: job 1 holds node 0 until 100, job 2 half of node 1 until 50. Then job 3 (16 GPUs)
-/// can start at 100, job 4 (8 GPUs) at 50 on node 1; job 5 (4 GPUs, 60 s) fits node 1 now but holds it
-/// past 50; job 6 (4 GPUs, 39 s) ends before 50. All of one class and user: priority by age, then id.
-void add_scenario(Driver& d) {
-  d.add(make_job(1, 8, 0, 100));
-  d.add(make_job(2, 4, 0, 50));
-  d.add(make_job(3, 16, 1, 10));
-  d.add(make_job(4, 8, 1, 10));
-  d.add(make_job(5, 4, 1, 60));
-  d.add(make_job(6, 4, 1, 39));
-}
-
 std::string priority(const std::string& extra) {
   return "{name: priority, estimator: oracle, " + extra + "}";
 }
@@ -31,7 +19,7 @@ std::string priority(const std::string& extra) {
 TEST_CASE("policies::planned_backfill: every blocked job is planned, not only the first",
           "[policies][planned_backfill]") {
   Driver d(test::make_shape(2, 8), test::make_scheduler(priority("backfill: conservative, bf_resolution: 0s")));
-  add_scenario(d);
+  test::add_two_node_backfill_scenario(d);
   REQUIRE(d.run_to_end());
   CHECK(d.record(6).starts == std::vector<double>{1});   // ends at 40, before job 4's plan at 50
   CHECK(d.record(4).starts == std::vector<double>{50});  // job 5 did not take its node
@@ -40,7 +28,7 @@ TEST_CASE("policies::planned_backfill: every blocked job is planned, not only th
 
   SECTION("EASY protects only the first blocked job: job 5 takes node 1 and job 4 waits") {
     Driver easy(test::make_shape(2, 8), test::make_scheduler(priority("backfill: easy")));
-    add_scenario(easy);
+    test::add_two_node_backfill_scenario(easy);
     REQUIRE(easy.run_to_end());
     CHECK(easy.record(5).starts == std::vector<double>{1});
     CHECK(easy.record(4).starts.front() > 50.0);
@@ -52,12 +40,12 @@ TEST_CASE("policies::planned_backfill: jobs that cannot start within bf_window g
   // Job 3's start at 100 and job 4's at 50 both lie beyond a 30 s window: nothing protects node 1.
   Driver d(test::make_shape(2, 8),
            test::make_scheduler(priority("backfill: conservative, bf_resolution: 0s, bf_window: 30s")));
-  add_scenario(d);
+  test::add_two_node_backfill_scenario(d);
   d.run_until(1);
   CHECK(d.started_at(1) == std::vector<std::uint64_t>{5});
   Driver wide(test::make_shape(2, 8),
               test::make_scheduler(priority("backfill: conservative, bf_resolution: 0s, bf_window: 60s")));
-  add_scenario(wide);
+  test::add_two_node_backfill_scenario(wide);
   wide.run_until(1);
   CHECK(wide.started_at(1) == std::vector<std::uint64_t>{6}); // job 4's start at 50 is within 60 s
 }
@@ -92,13 +80,13 @@ TEST_CASE("policies::planned_backfill: under Slurm's cadence only the backfill p
   // planning keeps them waiting, and job 4 starts at the first backfill pass after 50. EASY starts job 5
   // on node 1 at 30 instead, and job 4 waits for job 3.
   Driver d(test::make_shape(2, 8), test::make_scheduler(slurm("conservative")));
-  add_scenario(d);
+  test::add_two_node_backfill_scenario(d);
   REQUIRE(d.run_to_end());
   CHECK(d.record(4).starts == std::vector<double>{60});
   CHECK(d.record(5).starts.front() > 60.0);
   CHECK(d.record(6).starts.front() > 60.0);
   Driver easy(test::make_shape(2, 8), test::make_scheduler(slurm("easy")));
-  add_scenario(easy);
+  test::add_two_node_backfill_scenario(easy);
   REQUIRE(easy.run_to_end());
   CHECK(easy.record(5).starts == std::vector<double>{30});
   CHECK(easy.record(4).starts.front() > 50.0);

@@ -279,4 +279,13 @@ void Driver::apply(const model::Decision& decision, std::vector<model::Event>& n
       decision);
 }
 
+void add_two_node_backfill_scenario(Driver& d) {
+  d.add(make_job(1, 8, 0, 100));
+  d.add(make_job(2, 4, 0, 50));
+  d.add(make_job(3, 16, 1, 10));
+  d.add(make_job(4, 8, 1, 10));
+  d.add(make_job(5, 4, 1, 60));
+  d.add(make_job(6, 4, 1, 39));
+}
+
 } // namespace acme::test

@@ -33,6 +33,13 @@ std::unique_ptr<policies::PlacementPolicy> make_placement(const std::string& yam
 std::vector<model::JobSpec> random_workload(std::uint64_t seed, std::size_t jobs, std::uint32_t nodes,
                                             std::uint32_t gpus_per_node);
 
+class Driver;
+/// The backfilling scenario of two nodes of 8 GPUs (oracle estimates tell it apart): job 1 holds node 0
+/// until 100, job 2 half of node 1 until 50; submitted at 1, job 3 (16 GPUs) can start at 100, job 4
+/// (8 GPUs, 10 s) at 50 on node 1, job 5 (4 GPUs, 60 s) fits node 1 now but holds it past 50, job 6
+/// (4 GPUs, 39 s) ends before 50. All of one class and user.
+void add_two_node_backfill_scenario(Driver& d);
+
 class Driver {
 public:
   struct Record {
