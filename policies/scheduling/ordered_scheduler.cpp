@@ -192,14 +192,9 @@ Step OrderedScheduler::consider_planned(const model::JobEntry& entry, Admission 
                                         std::vector<model::Decision>& out) {
   const model::JobSpec& job = entry.spec;
   double duration_s = planned_duration_s(entry);
-  if (may_fit(job) && !known_unfit(job)) {
-    std::optional<model::Placement> where = try_place(entry);
-    if (!where) {
-      note_unfit(job);
-    } else if (plan_.fits_now(*where, duration_s)) {
-      start(entry, std::move(*where), out);
-      return Step::STARTED;
-    }
+  if (auto where = place_unless_known_unfit(entry); where && plan_.fits_now(*where, duration_s)) {
+    start(entry, std::move(*where), out);
+    return Step::STARTED;
   }
   auto slot = plan_.earliest(job, duration_s);
   if (slot && slot->start_s <= now_s() && !job.is_fractional()) {
