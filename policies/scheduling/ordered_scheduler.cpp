@@ -115,12 +115,37 @@ Step OrderedScheduler::decide(const model::JobEntry& entry, PassKind kind, std::
   if (mode != BackfillMode::NONE) {
     return step;
   }
+  return strict_order(step);
+}
+
+Step OrderedScheduler::strict_order(Step step) const {
   // The first job that waits is the head: with strict order it blocks the queue. So does a job the
   // quotas hold once no group has quota left: nothing behind it could start but by borrowing, and
   // borrowing behind it would jump the strict order (Slurm's main pass stops at a partition's first
   // job that cannot start; only backfill goes on).
   bool held = step == Step::SKIPPED && quota_held_;
   return step == Step::WAITING || (held && !quota()->owner_room()) ? Step::BLOCKED : step;
+}
+
+std::optional<Step> OrderedScheduler::decide_brief(const JobBrief& job, PassKind kind) {
+  // consider() for a job already found admissible, where it ends before placement: the quotas hold it,
+  // or it cannot fit and cannot preempt. A conservative pass plans every job: it needs the entry.
+  BackfillMode mode = backfill_in(kind);
+  if (kind == PassKind::ARRIVALS || mode == BackfillMode::CONSERVATIVE) {
+    return std::nullopt;
+  }
+  quota_held_ = false;
+  Admission admit = quota() ? quota()->classify(job.type, job.user, std::uint64_t{job.gpus} * model::MILLI_PER_GPU)
+                            : Admission::OWNED;
+  Step step = Step::WAITING;
+  if (admit == Admission::BLOCKED) {
+    quota_held_ = true;
+    hold(quota_wait());
+    step = Step::SKIPPED;
+  } else if (has_limits() || may_fit_whole(job.gpus) || (admit == Admission::OWNED && may_preempt_for(job.gpus))) {
+    return std::nullopt;
+  }
+  return mode == BackfillMode::NONE ? strict_order(step) : step;
 }
 
 BackfillMode OrderedScheduler::backfill_in(PassKind kind) const {
@@ -134,6 +159,8 @@ BackfillMode OrderedScheduler::backfill_in(PassKind kind) const {
 
 Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, bool planning,
                                 std::vector<model::Decision>& out) {
+  // decide_brief() repeats the steps up to placement for jobs it can settle from their briefs: a change
+  // here changes it too (brief_decisions_test compares the two).
   const model::JobSpec& job = entry.spec;
   if (reject_if_never_admitted(job, out)) {
     return Step::SKIPPED;

@@ -64,6 +64,7 @@ protected:
   ArrivalsRound on_arrivals(const model::ClusterView& cluster, const std::vector<QueueKey>& arrivals) override;
   void begin_pass(PassKind kind) override;
   Step decide(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) override;
+  std::optional<Step> decide_brief(const JobBrief& job, PassKind kind) override;
   void on_job_started(const RunningJob& job) override;
   void on_job_stopped(const RunningJob& job, model::EndCause cause) override;
 
@@ -73,6 +74,9 @@ private:
   Step consider_planned(const model::JobEntry& entry, Admission admit, std::vector<model::Decision>& out);
   /// The job's estimate rounded up to bf_resolution, as the backfill plan counts it.
   double planned_duration_s(const model::JobEntry& entry) const;
+  /// decide()'s last word in a pass without backfilling: a waiting job, or one the quotas hold once
+  /// no group has quota left, blocks the pass.
+  Step strict_order(Step step) const;
   /// The backfill mode of a pass of `kind` (under a cadence, only BACKFILL passes backfill).
   BackfillMode backfill_in(PassKind kind) const;
   void ensure_shadow();

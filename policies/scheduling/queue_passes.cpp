@@ -57,9 +57,9 @@ bool QueueScheduler::head_waits(const model::ClusterView& cluster) {
   return head_.has_value() && queued_entry(cluster, *head_) != nullptr;
 }
 
-bool QueueScheduler::within_user_budget(const model::JobSpec& job) {
+bool QueueScheduler::within_user_budget(model::UserId user) {
   std::uint32_t limit = config_.cadence.bf_max_job_user;
-  return limit == 0 || ++tested_by_user_[job.user] <= limit;
+  return limit == 0 || ++tested_by_user_[user] <= limit;
 }
 
 void QueueScheduler::begin(PassKind kind) {
@@ -89,11 +89,14 @@ void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<mo
       return;
     }
     Step step = Step::SKIPPED;
-    if (const model::JobEntry* entry = queued_entry(cluster, key->job); entry == nullptr) {
+    // A job with a brief is queued (briefs leave with the job): its entry is read only if needed.
+    JobBrief brief = briefs_.get(key->job);
+    const model::JobEntry* entry = brief.known ? nullptr : queued_entry(cluster, key->job);
+    if (!brief.known && entry == nullptr) {
       dequeue(key->job);
-    } else if (kind != PassKind::BACKFILL || within_user_budget(entry->spec)) {
+    } else if (kind != PassKind::BACKFILL || within_user_budget(brief.known ? brief.user : entry->spec.user)) {
       ++examined;
-      step = examine(*entry, kind, out);
+      step = entry != nullptr ? examine(*entry, kind, out) : examine_queued(cluster, key->job, brief, kind, out);
     }
     if (!head_ && (step == Step::WAITING || step == Step::BLOCKED)) {
       head_ = key->job;
@@ -146,23 +149,37 @@ bool QueueScheduler::arrivals_behind_head(const model::ClusterView& cluster, con
 Step QueueScheduler::examine(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) {
   held_for_.reset();
   Step step = decide(entry, kind, out);
+  note_step(entry.spec.id, step, out);
+  return step;
+}
+
+Step QueueScheduler::examine_queued(const model::ClusterView& cluster, model::JobId id, const JobBrief& brief,
+                                    PassKind kind, std::vector<model::Decision>& out) {
+  held_for_.reset();
+  if (std::optional<Step> step = decide_brief(brief, kind)) {
+    note_step(id, *step, out);
+    return *step;
+  }
+  return examine(*queued_entry(cluster, id), kind, out);
+}
+
+void QueueScheduler::note_step(model::JobId job, Step step, std::vector<model::Decision>& out) {
   switch (step) {
   case Step::WAITING:
   case Step::BLOCKED:
-    note_wait(entry.spec.id, held_for_.value_or(model::WaitReason::RESOURCES), out);
+    note_wait(job, held_for_.value_or(model::WaitReason::RESOURCES), out);
     break;
   case Step::PREEMPTED:
-    note_wait(entry.spec.id, model::WaitReason::PREEMPTION, out);
+    note_wait(job, model::WaitReason::PREEMPTION, out);
     break;
   case Step::SKIPPED:
     if (held_for_) {
-      note_wait(entry.spec.id, *held_for_, out);
+      note_wait(job, *held_for_, out);
     }
     break;
   case Step::STARTED:
     break;
   }
-  return step;
 }
 
 } // namespace acme::policies

@@ -59,6 +59,7 @@ void QueueScheduler::intake(const model::Event& event, const model::ClusterView&
 
 void QueueScheduler::job_ended(const model::JobEnded& ended, const model::ClusterView& cluster, RoundChanges& changes) {
   changes.released = true;
+  briefs_.erase(ended.job); // a queued job that ended keeps its key until a pass meets it, but no brief
   preempting_.erase(ended.job);
   if (auto job = running_.remove(ended.job)) {
     if (quota_) {
@@ -107,6 +108,7 @@ void QueueScheduler::note_wait(model::JobId job, model::WaitReason reason, std::
 void QueueScheduler::dequeue(model::JobId job) {
   gpu_queue().drop(job);
   noted_.erase(job);
+  briefs_.erase(job);
   if (quota_) {
     quota_->on_dequeued(job);
   }
@@ -157,11 +159,18 @@ bool QueueScheduler::try_preempt(const model::JobEntry& entry, std::vector<model
 
 bool QueueScheduler::reject_if_never_admitted(const model::JobSpec& job, std::vector<model::Decision>& out) {
   if ((!quota_ || quota_->can_ever_run(job)) && (!limits_ || limits_->can_ever_run(job))) {
+    if (use_briefs_ && !job.is_fractional()) {
+      briefs_.set(job.id, JobBrief{job.gpus, job.user, job.type, true});
+    }
     return false;
   }
   dequeue(job.id);
   out.emplace_back(model::RejectJob{job.id, model::RejectReason::BY_POLICY});
   return true;
+}
+
+std::optional<Step> QueueScheduler::decide_brief(const JobBrief&, PassKind) {
+  return std::nullopt;
 }
 
 Admission QueueScheduler::admission(const model::JobSpec& job) const {

@@ -62,6 +62,16 @@ enum class ArrivalsRound : std::uint8_t {
   FULL_PASS, ///< they change what the jobs already examined may do: pass over the whole queue
 };
 
+/// What a pass keeps of a queued whole-GPU job that the quotas and limits could admit (it passed
+/// reject_if_never_admitted): enough for decide_brief() to decide without the job's entry.
+struct JobBrief {
+  std::uint32_t gpus = 0;
+  model::UserId user{};
+  model::JobType type = model::JobType::OTHER;
+  bool known = false; ///< false: no brief (T{} of the table)
+  friend bool operator==(const JobBrief&, const JobBrief&) = default;
+};
+
 /// The skeleton's settings, taken from a policy's parameters.
 struct QueueSchedulerConfig {
   std::uint32_t depth = NO_LIMIT;   ///< jobs a full pass examines at most (the policy's queue_depth)
@@ -95,6 +105,9 @@ public:
   const QuotaBook* quota() const { return quota_ ? &*quota_ : nullptr; }
   /// The first job the last full pass left waiting (the queue's blocked head), if any.
   std::optional<model::JobId> head() const { return head_; }
+  /// Whether passes may decide for a job from its brief (decide_brief) instead of reading its entry
+  /// (on by default; off decides every job from its entry, with the same decisions: tests compare).
+  void use_briefs(bool on) { use_briefs_ = on; }
 
 protected:
   /// The policy's GPU queue (the passes walk it; the skeleton drops started and stale jobs from it).
@@ -103,6 +116,10 @@ protected:
   /// for it, or let it wait. Called with free_ holding what is still free this round.
   virtual Step decide(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out) = 0;
 
+  /// decide() for a job from its brief alone, when the brief settles it: the step decide() would
+  /// return, with no decision emitted (hold() may be called); nullopt when decide() needs the entry.
+  /// By default always nullopt.
+  virtual std::optional<Step> decide_brief(const JobBrief& job, PassKind kind);
   /// A GPU job entered the queue (new, or back after preemption); by default at its submission time.
   virtual void enqueue(const model::JobEntry& entry);
   /// Called at the start of every round; true when every queued job must be examined again (the keys
@@ -149,6 +166,12 @@ protected:
   /// job may still find room on a shared GPU); a job that does not fit is remembered.
   std::optional<model::Placement> place_unless_known_unfit(const model::JobEntry& entry);
   bool known_unfit(const model::JobSpec& job) const { return !job.is_fractional() && job.gpus >= min_unfit_; }
+  /// Whether try_preempt could ask for a preemption for a job of `gpus` GPUs now.
+  bool may_preempt_for(std::uint32_t gpus) const { return may_preempt() && gpus < min_unpreemptable_; }
+  /// The QoS and association limits, if any are set.
+  bool has_limits() const { return limits_.has_value(); }
+  /// Whether a whole-GPU job of `gpus` GPUs might start now (may_fit and not known_unfit).
+  bool may_fit_whole(std::uint32_t gpus) const { return gpus <= free_.free_gpus_total() && gpus < min_unfit_; }
   void note_unfit(const model::JobSpec& job);
   /// Asks for the preemption of plan_preemption's victims and makes `entry` the claimant (true). False
   /// when no preemption is possible, none helps, or none helped a job at least as large in this pass.
@@ -188,7 +211,7 @@ private:
   /// Whether the job a pass found waiting at the head of the queue is still queued.
   bool head_waits(const model::ClusterView& cluster);
   /// Under a cadence, a backfill pass tests at most bf_max_job_user jobs per user: false past it.
-  bool within_user_budget(const model::JobSpec& job);
+  bool within_user_budget(model::UserId user);
   bool arrivals_pass(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
   void begin(PassKind kind);
   bool serve_claimant(const model::ClusterView& cluster, std::vector<model::Decision>& out);
@@ -196,6 +219,11 @@ private:
   void start_cpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out);
   /// decide() for one queued job, then its wait reason noted.
   Step examine(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out);
+  /// examine() by the job's brief when it has one and decide_brief() settles it, else by its entry.
+  Step examine_queued(const model::ClusterView& cluster, model::JobId id, const JobBrief& brief, PassKind kind,
+                      std::vector<model::Decision>& out);
+  /// Notes the wait reason of a job decide() returned `step` for.
+  void note_step(model::JobId job, Step step, std::vector<model::Decision>& out);
 
   QueueSchedulerConfig config_;
   std::optional<QuotaBook> quota_;
@@ -211,6 +239,8 @@ private:
   double now_s_ = 0.0;
   std::optional<model::WaitReason> held_for_; ///< set by hold() during one decide()
   model::IdTable<std::uint8_t> noted_;        ///< queued GPU jobs' last noted reason, plus one (0: none yet)
+  model::IdTable<JobBrief> briefs_;           ///< queued whole-GPU jobs found admissible (decide_brief)
+  bool use_briefs_ = true;
   PassCadence cadence_;
   std::unordered_map<model::UserId, std::uint32_t> tested_by_user_; ///< in the current backfill pass
   bool passes_ran_ = true; ///< a pass ran this round (under a cadence, CPU jobs start only at passes)

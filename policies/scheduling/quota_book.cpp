@@ -156,9 +156,13 @@ std::optional<std::uint64_t> QuotaBook::borrowing_limit_milli(std::uint64_t grou
 }
 
 Admission QuotaBook::classify(const model::JobSpec& job) const {
-  std::uint64_t need = job_milli(job);
-  std::uint64_t group = group_of(job.type, job.user);
-  if (owned_milli(job) + need <= quota_milli(group)) {
+  return classify(job.type, job.user, job_milli(job));
+}
+
+Admission QuotaBook::classify(model::JobType type, model::UserId user, std::uint64_t need) const {
+  std::uint64_t group = group_of(type, user);
+  auto owned = owned_by_group_.find(group);
+  if ((owned == owned_by_group_.end() ? 0 : owned->second) + need <= quota_milli(group)) {
     return Admission::OWNED;
   }
   if (borrowed_milli_ + need > borrow_limit_milli()) {

@@ -56,6 +56,8 @@ public:
   QuotaBook(QuotaParams params, std::uint32_t total_gpus);
 
   Admission classify(const model::JobSpec& job) const;
+  /// classify() for a job of `type` and `user` needing `milli` thousandths of a GPU.
+  Admission classify(model::JobType type, model::UserId user, std::uint64_t milli) const;
   /// Whether a queued job could start inside its group's quota now (its group has quota left for it);
   /// with quotas per user, whether users have quotas at all.
   bool owner_room() const;
