@@ -135,14 +135,15 @@ std::optional<Step> OrderedScheduler::decide_brief(const JobBrief& job, PassKind
     return std::nullopt;
   }
   quota_held_ = false;
-  Admission admit = quota() ? quota()->classify(job.type, job.user, std::uint64_t{job.gpus} * model::MILLI_PER_GPU)
+  std::uint32_t gpus = job.gpus();
+  Admission admit = quota() ? quota()->classify(job.type(), job.user(), std::uint64_t{gpus} * model::MILLI_PER_GPU)
                             : Admission::OWNED;
   Step step = Step::WAITING;
   if (admit == Admission::BLOCKED) {
     quota_held_ = true;
     hold(quota_wait());
     step = Step::SKIPPED;
-  } else if (has_limits() || may_fit_whole(job.gpus) || (admit == Admission::OWNED && may_preempt_for(job.gpus))) {
+  } else if (has_limits() || may_fit_whole(gpus) || (admit == Admission::OWNED && may_preempt_for(gpus))) {
     return std::nullopt;
   }
   return mode == BackfillMode::NONE ? strict_order(step) : step;

@@ -91,10 +91,10 @@ void QueueScheduler::full_pass(const model::ClusterView& cluster, std::vector<mo
     Step step = Step::SKIPPED;
     // A job with a brief is queued (briefs leave with the job): its entry is read only if needed.
     JobBrief brief = briefs_.get(key->job);
-    const model::JobEntry* entry = brief.known ? nullptr : queued_entry(cluster, key->job);
-    if (!brief.known && entry == nullptr) {
+    const model::JobEntry* entry = brief.known() ? nullptr : queued_entry(cluster, key->job);
+    if (!brief.known() && entry == nullptr) {
       dequeue(key->job);
-    } else if (kind != PassKind::BACKFILL || within_user_budget(brief.known ? brief.user : entry->spec.user)) {
+    } else if (kind != PassKind::BACKFILL || within_user_budget(brief.known() ? brief.user() : entry->spec.user)) {
       ++examined;
       step = entry != nullptr ? examine(*entry, kind, out) : examine_queued(cluster, key->job, brief, kind, out);
     }

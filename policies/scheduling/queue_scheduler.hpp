@@ -63,14 +63,34 @@ enum class ArrivalsRound : std::uint8_t {
 };
 
 /// What a pass keeps of a queued whole-GPU job that the quotas and limits could admit (it passed
-/// reject_if_never_admitted): enough for decide_brief() to decide without the job's entry.
-struct JobBrief {
-  std::uint32_t gpus = 0;
-  model::UserId user{};
-  model::JobType type = model::JobType::OTHER;
-  bool known = false; ///< false: no brief (T{} of the table)
+/// reject_if_never_admitted): enough for decide_brief() to decide without the job's entry. Eight bytes,
+/// so that a pass over a long backlog reads few cache lines; a default one is no brief.
+class JobBrief {
+public:
+  JobBrief() = default;
+  /// A brief of `job`, or none (nullopt) for a job too large to fit its size field.
+  static std::optional<JobBrief> of(const model::JobSpec& job) {
+    if (job.gpus == 0 || job.gpus > GPU_MASK) {
+      return std::nullopt;
+    }
+    JobBrief brief;
+    brief.user_ = job.user;
+    brief.gpus_and_type_ = job.gpus | (static_cast<std::uint32_t>(job.type) << TYPE_SHIFT);
+    return brief;
+  }
+  bool known() const { return gpus_and_type_ != 0; }
+  std::uint32_t gpus() const { return gpus_and_type_ & GPU_MASK; }
+  model::UserId user() const { return user_; }
+  model::JobType type() const { return static_cast<model::JobType>(gpus_and_type_ >> TYPE_SHIFT); }
   friend bool operator==(const JobBrief&, const JobBrief&) = default;
+
+private:
+  static constexpr std::uint32_t TYPE_SHIFT = 28;
+  static constexpr std::uint32_t GPU_MASK = (std::uint32_t{1} << TYPE_SHIFT) - 1;
+  model::UserId user_{};
+  std::uint32_t gpus_and_type_ = 0; ///< GPUs in the low 28 bits, the job type above
 };
+static_assert(model::JOB_TYPE_COUNT <= 16, "JobBrief keeps the job type in 4 bits");
 
 /// The skeleton's settings, taken from a policy's parameters.
 struct QueueSchedulerConfig {

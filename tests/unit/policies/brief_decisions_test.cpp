@@ -86,3 +86,20 @@ TEST_CASE("policies::scheduling: deciding from briefs changes no decision", "[po
     }
   }
 }
+
+TEST_CASE("policies::scheduling: a job brief keeps size, user and type in eight bytes", "[policies]") {
+  static_assert(sizeof(policies::JobBrief) == 8);
+  REQUIRE_FALSE(policies::JobBrief{}.known());
+  for (model::JobType type : model::ALL_JOB_TYPES) {
+    for (std::uint32_t gpus : {1U, 8U, 1024U, (1U << 28) - 1}) {
+      auto brief = policies::JobBrief::of(test::make_job(7, gpus, 0.0, 10.0, type, 4'000'000'000U));
+      REQUIRE(brief);
+      REQUIRE(brief->known());
+      REQUIRE(brief->gpus() == gpus);
+      REQUIRE(brief->type() == type);
+      REQUIRE(model::to_index(brief->user()) == 4'000'000'000U);
+    }
+  }
+  REQUIRE_FALSE(policies::JobBrief::of(test::make_job(7, 1U << 28, 0.0, 10.0)));
+  REQUIRE_FALSE(policies::JobBrief::of(test::make_job(7, 0, 0.0, 10.0))); // CPU jobs are not in the GPU queue
+}
