@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "policies/scheduling/queue_scheduler.hpp"
+#include "sim/model/assert.hpp"
 
 // The passes of the scheduler skeleton: which pass a round runs (every event, or Slurm's cadence), and
 // how a pass walks the queue and asks the policy to decide for each job.
@@ -160,7 +161,9 @@ Step QueueScheduler::examine_queued(const model::ClusterView& cluster, model::Jo
     note_step(id, *step, out);
     return *step;
   }
-  return examine(*queued_entry(cluster, id), kind, out);
+  const model::JobEntry* entry = queued_entry(cluster, id);
+  ACME_ASSERT(entry != nullptr, "a job with a brief is queued (briefs leave with the job)");
+  return examine(*entry, kind, out);
 }
 
 void QueueScheduler::note_step(model::JobId job, Step step, std::vector<model::Decision>& out) {
