@@ -159,7 +159,7 @@ bool QueueScheduler::try_preempt(const model::JobEntry& entry, std::vector<model
 
 bool QueueScheduler::reject_if_never_admitted(const model::JobSpec& job, std::vector<model::Decision>& out) {
   if ((!quota_ || quota_->can_ever_run(job)) && (!limits_ || limits_->can_ever_run(job))) {
-    if (auto brief = JobBrief::of(job); use_briefs_ && brief && !job.is_fractional()) {
+    if (auto brief = JobBrief::of(job); use_briefs_ && brief) {
       briefs_.set(job.id, *brief);
     }
     return false;

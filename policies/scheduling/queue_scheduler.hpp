@@ -68,9 +68,9 @@ enum class ArrivalsRound : std::uint8_t {
 class JobBrief {
 public:
   JobBrief() = default;
-  /// A brief of `job`, or none (nullopt) for a job too large to fit its size field.
+  /// A brief of `job`, or none (nullopt) for a CPU job, a fractional one or one too large for its size field.
   static std::optional<JobBrief> of(const model::JobSpec& job) {
-    if (job.gpus == 0 || job.gpus > GPU_MASK) {
+    if (job.gpus == 0 || job.is_fractional() || job.gpus > GPU_MASK) {
       return std::nullopt;
     }
     JobBrief brief;
@@ -185,13 +185,15 @@ protected:
   /// try_place, unless a whole-GPU job at least as large did not fit earlier in this pass (a fractional
   /// job may still find room on a shared GPU); a job that does not fit is remembered.
   std::optional<model::Placement> place_unless_known_unfit(const model::JobEntry& entry);
-  bool known_unfit(const model::JobSpec& job) const { return !job.is_fractional() && job.gpus >= min_unfit_; }
+  bool known_unfit(const model::JobSpec& job) const { return !job.is_fractional() && known_unfit(job.gpus); }
+  /// Whether a whole-GPU job of this size is at least as large as one that did not fit in this pass.
+  bool known_unfit(std::uint32_t gpus) const { return gpus >= min_unfit_; }
   /// Whether try_preempt could ask for a preemption for a job of `gpus` GPUs now.
   bool may_preempt_for(std::uint32_t gpus) const { return may_preempt() && gpus < min_unpreemptable_; }
   /// The QoS and association limits, if any are set.
   bool has_limits() const { return limits_.has_value(); }
   /// Whether a whole-GPU job of `gpus` GPUs might start now (may_fit and not known_unfit).
-  bool may_fit_whole(std::uint32_t gpus) const { return gpus <= free_.free_gpus_total() && gpus < min_unfit_; }
+  bool may_fit_whole(std::uint32_t gpus) const { return gpus <= free_.free_gpus_total() && !known_unfit(gpus); }
   void note_unfit(const model::JobSpec& job);
   /// Asks for the preemption of plan_preemption's victims and makes `entry` the claimant (true). False
   /// when no preemption is possible, none helps, or none helped a job at least as large in this pass.

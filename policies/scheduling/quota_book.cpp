@@ -136,7 +136,11 @@ std::uint64_t QuotaBook::quota_milli(std::uint64_t group) const {
 }
 
 std::uint64_t QuotaBook::owned_milli(const model::JobSpec& job) const {
-  auto it = owned_by_group_.find(group_of(job.type, job.user));
+  return owned_by_group(group_of(job.type, job.user));
+}
+
+std::uint64_t QuotaBook::owned_by_group(std::uint64_t group) const {
+  auto it = owned_by_group_.find(group);
   return it == owned_by_group_.end() ? 0 : it->second;
 }
 
@@ -161,8 +165,7 @@ Admission QuotaBook::classify(const model::JobSpec& job) const {
 
 Admission QuotaBook::classify(model::JobType type, model::UserId user, std::uint64_t need) const {
   std::uint64_t group = group_of(type, user);
-  auto owned = owned_by_group_.find(group);
-  if ((owned == owned_by_group_.end() ? 0 : owned->second) + need <= quota_milli(group)) {
+  if (owned_by_group(group) + need <= quota_milli(group)) {
     return Admission::OWNED;
   }
   if (borrowed_milli_ + need > borrow_limit_milli()) {
@@ -181,9 +184,7 @@ bool QuotaBook::owner_room() const {
     return params_.default_quota_gpus > 0;
   }
   for (const auto& [group, needs] : queued_milli_) {
-    auto it = owned_by_group_.find(group);
-    std::uint64_t owned = it == owned_by_group_.end() ? 0 : it->second;
-    if (!needs.empty() && owned + *needs.begin() <= quota_milli(group)) {
+    if (!needs.empty() && owned_by_group(group) + *needs.begin() <= quota_milli(group)) {
       return true;
     }
   }

@@ -102,4 +102,7 @@ TEST_CASE("policies::scheduling: a job brief keeps size, user and type in eight 
   }
   REQUIRE_FALSE(policies::JobBrief::of(test::make_job(7, 1U << 28, 0.0, 10.0)));
   REQUIRE_FALSE(policies::JobBrief::of(test::make_job(7, 0, 0.0, 10.0))); // CPU jobs are not in the GPU queue
+  auto shared = test::make_job(7, 1, 0.0, 10.0);
+  shared.gpu_milli = 500;
+  REQUIRE_FALSE(policies::JobBrief::of(shared)); // a fractional job may fit a shared GPU: decided from its entry
 }
