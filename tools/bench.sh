@@ -66,7 +66,8 @@ workload:
 EOF
 }
 
-echo "acme-sim benchmark ($(nproc) cores; $(uname -m); $SIM)"
+alloc=$(ldd "$SIM" 2>/dev/null | grep -q jemalloc && echo jemalloc || echo "C library malloc")
+echo "acme-sim benchmark ($(nproc) cores; $(uname -m); $SIM; allocator: $alloc)"
 measure "generate 183-day Acme workload (gen, CSV written)" "$SIM" gen configs/acme.yaml -o "$WORK/trace"
 rows=$(cat "$WORK/trace/trace_seren.csv" "$WORK/trace/trace_kalos.csv" | wc -l)
 JOBS=$((rows - 2))
