@@ -30,6 +30,7 @@ public:
   std::optional<QueueKey> next_in_pass(const QueueKey& key, Step step) override {
     return index_.next_in_pass(key, step);
   }
+  std::optional<model::JobId> peek_ahead(std::size_t ahead) const override { return index_.peek_ahead(ahead); }
 
   /// Recomputes every queued user's fair-share term at `now_s` and moves the priority time there.
   void recalc(double now_s);

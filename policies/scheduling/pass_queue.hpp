@@ -1,6 +1,7 @@
 #pragma once
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -42,6 +43,9 @@ public:
   /// The job a full pass examines after `key`, once `step` was decided for it (`key` may have left the
   /// queue meanwhile); nullopt at the end.
   virtual std::optional<QueueKey> next_in_pass(const QueueKey& key, Step step) = 0;
+  /// A job a pass will probably examine `ahead` steps after the one it was given last, when the queue
+  /// knows it cheaply (for prefetching that job's data; it never changes the order); nullopt otherwise.
+  virtual std::optional<model::JobId> peek_ahead(std::size_t /*ahead*/) const { return std::nullopt; }
 };
 
 } // namespace acme::policies

@@ -274,6 +274,11 @@ std::optional<QueueKey> PriorityIndex::next_in_pass(const QueueKey& key, Step) {
   return successor(from_queue_key(key));
 }
 
+std::optional<model::JobId> PriorityIndex::peek_ahead(std::size_t ahead) const {
+  std::size_t at = prefix_hint_ + ahead - 1;
+  return ahead > 0 && at < prefix_.size() ? std::optional<model::JobId>(prefix_[at].job) : std::nullopt;
+}
+
 std::optional<QueueKey> PriorityIndex::successor(const std::optional<Key>& after) {
   std::size_t at = after ? prefix_upper_bound(*after) : 0;
   if (at < prefix_.size()) {

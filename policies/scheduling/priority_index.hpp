@@ -83,6 +83,8 @@ public:
   /// the job the pass examines, and jobs dropped are not. After recalc() or set_user_term() the pass
   /// goes on after where `key` falls in the new order.
   std::optional<QueueKey> next_in_pass(const QueueKey& key, Step step) override;
+  /// Inside the prefix: the job `ahead` places after the one given last (a hint; stale after changes).
+  std::optional<model::JobId> peek_ahead(std::size_t ahead) const override;
 
 private:
   /// A position: -P, submit time, id. In a sequence, -P is relative to the sequence's offset.

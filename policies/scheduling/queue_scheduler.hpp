@@ -228,6 +228,8 @@ private:
   void schedule_gpus(const model::ClusterView& cluster, const RoundChanges& changes, std::vector<model::Decision>& out);
   void full_pass(const model::ClusterView& cluster, std::vector<model::Decision>& out, PassKind kind,
                  std::uint32_t depth);
+  /// Prefetches the brief and wait note of the job the pass will probably reach a few steps on.
+  void prefetch_ahead(const PassQueue& queue) const;
   void cadenced_round(const model::ClusterView& cluster, const RoundChanges& changes, bool reordered,
                       std::vector<model::Decision>& out);
   /// Whether the job a pass found waiting at the head of the queue is still queued.

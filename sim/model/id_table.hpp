@@ -36,6 +36,11 @@ public:
       sparse_.insert_or_assign(id, value);
     }
   }
+  /// Where the value of a densely numbered `id` lives (for prefetching); nullptr beyond the vector.
+  const T* slot(JobId id) const {
+    auto i = to_index(id);
+    return i < dense_.size() ? &dense_[i] : nullptr;
+  }
   void erase(JobId id) {
     auto i = to_index(id);
     if (i < dense_.size()) {

@@ -317,3 +317,27 @@ TEST_CASE("policies::priority_index: passes equal a full sort under random adds,
     h.check_all();
   }
 }
+
+TEST_CASE("policies::priority_index: peek_ahead names the jobs a pass reaches next inside the prefix",
+          "[policies][priority_index]") {
+  PriorityIndex q = make_index(5);
+  for (std::uint64_t id = 1; id <= 6; ++id) {
+    q.add_job(job_id(id), user_id(static_cast<std::uint32_t>(id % 3)), static_cast<std::int64_t>(id), 0.0);
+  }
+  CHECK_FALSE(q.peek_ahead(1));                  // nothing walked yet: the prefix is empty
+  std::vector<model::JobId> order = walk_ids(q); // the first pass fills the prefix
+  REQUIRE(order.size() == 6);
+  auto key = q.first_in_pass();
+  for (std::size_t at = 0; key; ++at) {
+    REQUIRE(key->job == order[at]);
+    for (std::size_t ahead = 1; ahead <= 3; ++ahead) {
+      if (at + ahead < order.size()) {
+        CHECK(q.peek_ahead(ahead) == order[at + ahead]);
+      } else {
+        CHECK_FALSE(q.peek_ahead(ahead));
+      }
+    }
+    key = q.next_in_pass(*key, Step::WAITING);
+  }
+  CHECK_FALSE(q.peek_ahead(0));
+}
