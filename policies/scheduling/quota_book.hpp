@@ -80,8 +80,6 @@ public:
   const QuotaParams& params() const { return params_; }
   /// GPUs the job's group owns (runs inside its quota) right now.
   std::uint64_t owned_milli(const model::JobSpec& job) const;
-  /// GPUs a group owns (runs inside its quota) right now.
-  std::uint64_t owned_by_group(std::uint64_t group) const;
   std::uint64_t group_of(model::JobType type, model::UserId user) const { return group_key(params_, type, user); }
   static std::uint64_t group_key(const QuotaParams& params, model::JobType type, model::UserId user) {
     return params.group_by == QuotaGroupBy::TYPE
@@ -91,6 +89,8 @@ public:
   std::uint64_t quota_milli(std::uint64_t group) const;
 
 private:
+  /// GPUs a group owns (runs inside its quota) right now.
+  std::uint64_t owned_by_group(std::uint64_t group) const;
   std::uint64_t borrow_limit_milli() const;
 
   QuotaParams params_;
