@@ -31,7 +31,7 @@ Step KubeQuotaScheduler::decide(const model::JobEntry& entry, PassKind kind, std
     return Step::SKIPPED;
   }
   Admission admit = admission(job);
-  if (admit == Admission::BLOCKED) {
+  if (held_back(admit)) { // a queue's head at its borrowing limit waits like one the quotas block
     hold(quota_wait());
     return Step::WAITING;
   }

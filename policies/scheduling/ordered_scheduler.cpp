@@ -122,7 +122,8 @@ Step OrderedScheduler::strict_order(Step step) const {
   // The first job that waits is the head: with strict order it blocks the queue. So does a job the
   // quotas hold once no group has quota left: nothing behind it could start but by borrowing, and
   // borrowing behind it would jump the strict order (Slurm's main pass stops at a partition's first
-  // job that cannot start; only backfill goes on).
+  // job that cannot start; only backfill goes on). A job its group's borrowing limit holds does not:
+  // the other groups may still borrow.
   bool held = step == Step::SKIPPED && quota_held_;
   return step == Step::WAITING || (held && !quota()->owner_room()) ? Step::BLOCKED : step;
 }
@@ -139,8 +140,8 @@ std::optional<Step> OrderedScheduler::decide_brief(const JobBrief& job, PassKind
   Admission admit = quota() ? quota()->classify(job.type(), job.user(), std::uint64_t{gpus} * model::MILLI_PER_GPU)
                             : Admission::OWNED;
   Step step = Step::WAITING;
-  if (admit == Admission::BLOCKED) {
-    quota_held_ = true;
+  if (held_back(admit)) {
+    quota_held_ = admit == Admission::BLOCKED;
     hold(quota_wait());
     step = Step::SKIPPED;
   } else if (has_limits() || may_fit_whole(gpus) || (admit == Admission::OWNED && may_preempt_for(gpus))) {
@@ -167,8 +168,8 @@ Step OrderedScheduler::consider(const model::JobEntry& entry, bool backfilling, 
     return Step::SKIPPED;
   }
   Admission admit = admission(job);
-  if (admit == Admission::BLOCKED) {
-    quota_held_ = true;
+  if (held_back(admit)) {
+    quota_held_ = admit == Admission::BLOCKED; // a group at its own borrowing limit holds only its jobs
     hold(quota_wait());
     return Step::SKIPPED;
   }

@@ -87,8 +87,8 @@ private:
   std::unique_ptr<MultifactorQueue> multifactor_; ///< the priority order (over order_'s usage)
   ShadowProfile shadow_;
   bool shadow_stale_ = false;
-  AvailabilityProfile plan_;                 ///< the conservative backfill pass's plan (BackfillMode::CONSERVATIVE)
-  bool quota_held_ = false;                  ///< the job decide() decides for is held back by the quotas
+  AvailabilityProfile plan_; ///< the conservative backfill pass's plan (BackfillMode::CONSERVATIVE)
+  bool quota_held_ = false;  ///< the job decide() decides for is held back by the quotas (Admission::BLOCKED)
   std::vector<std::uint32_t> refused_sizes_; ///< sizes refused by the reservation since the last start
 };
 

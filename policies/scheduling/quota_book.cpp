@@ -168,15 +168,15 @@ Admission QuotaBook::classify(model::JobType type, model::UserId user, std::uint
   if (owned_by_group(group) + need <= quota_milli(group)) {
     return Admission::OWNED;
   }
-  if (borrowed_milli_ + need > borrow_limit_milli()) {
-    return Admission::BLOCKED;
-  }
+  // The group's own limit first: like Slurm's limit checks, it holds the job before resources are looked at.
   if (auto limit = borrowing_limit_milli(group)) {
     auto it = borrowed_by_group_.find(group);
     std::uint64_t borrowed = it == borrowed_by_group_.end() ? 0 : it->second;
-    return borrowed + need <= *limit ? Admission::BORROWED : Admission::BLOCKED;
+    if (borrowed + need > *limit) {
+      return Admission::CAPPED;
+    }
   }
-  return Admission::BORROWED;
+  return borrowed_milli_ + need > borrow_limit_milli() ? Admission::BLOCKED : Admission::BORROWED;
 }
 
 bool QuotaBook::owner_room() const {

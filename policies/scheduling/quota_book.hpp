@@ -46,8 +46,15 @@ struct QuotaParams {
 enum class Admission : std::uint8_t {
   OWNED,    ///< inside its group's quota
   BORROWED, ///< beyond its group's quota, within what borrowing allows
-  BLOCKED,  ///< would exceed what borrowing allows: waits (does not block other jobs)
+  BLOCKED,  ///< would exceed what borrowing allows in all: waits (does not block other jobs)
+  CAPPED,   ///< would exceed its own group's borrowing limit: waits, as under a limit (Kueue's borrowingLimit,
+            ///< Slurm's QOS GrpTRES), so even a strict-order pass goes on past it to the other groups
 };
+
+/// Whether the quotas hold a job back (BLOCKED or CAPPED).
+constexpr bool held_back(Admission admit) {
+  return admit == Admission::BLOCKED || admit == Admission::CAPPED;
+}
 
 /// The quota accounting of one cluster: GPUs owned per group and GPUs borrowed in all, in thousandths of
 /// a GPU (a fractional job counts its share).

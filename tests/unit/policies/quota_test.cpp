@@ -136,6 +136,38 @@ TEST_CASE("policies::quota: in strict order a job the quotas hold blocks the bor
   }
 }
 
+TEST_CASE("policies::quota: in strict order a job its borrowing limit holds does not block the other types",
+          "[policies][quota]") {
+  // 24 GPUs, 8 of them pretraining's; evaluation may borrow 8. Job 1 takes them; job 2 is over the limit.
+  // Job 3 (SFT, no limit) could borrow: the group limit holds evaluation alone, as Kueue's borrowingLimit
+  // holds one ClusterQueue and Slurm's QOS GrpTRES the jobs of its QOS.
+  auto run = [](const char* limit) {
+    auto d = std::make_unique<Driver>(test::make_shape(3, 8),
+                                      test::make_scheduler(std::string("{name: quota, quotas: {pretrain: 8}, order: "
+                                                                       "fifo, backfill: none, reclaim: false, "
+                                                                       "borrowing_limit: ") +
+                                                           limit + "}"));
+    d->add(make_job(1, 8, 0, 100, JobType::EVAL));
+    d->add(make_job(2, 8, 0, 10, JobType::EVAL));
+    d->add(make_job(3, 8, 0, 10, JobType::SFT));
+    d->run_until(50);
+    return d;
+  };
+  SECTION("the limit holds evaluation; SFT behind it starts") {
+    auto d = run("{eval: 8}");
+    CHECK(d->record(2).starts.empty());
+    CHECK(d->record(2).reason == model::WaitReason::QUOTA);
+    CHECK(d->record(3).starts == std::vector<double>{0});
+    REQUIRE(d->run_to_end());
+    CHECK(d->record(2).starts == std::vector<double>{100});
+  }
+  SECTION("a limit as wide as the cluster's room: the same jobs run together") {
+    auto d = run("{eval: 24}");
+    CHECK(d->record(2).starts == std::vector<double>{0});
+    CHECK(d->record(3).starts == std::vector<double>{0});
+  }
+}
+
 TEST_CASE("policies::quota: a borrowing limit caps what a type holds beyond its quota", "[policies][quota]") {
   for (const char* policy : {"quota", "kube_quota"}) {
     INFO(policy);
