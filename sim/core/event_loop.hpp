@@ -68,6 +68,8 @@ public:
   std::uint64_t instants() const { return instants_; }
   std::uint64_t jobs_submitted() const { return lifecycle_.jobs_submitted(); }
   std::uint64_t jobs_rejected() const { return lifecycle_.jobs_rejected(); }
+  /// The team plans' holds (TeamPlan::hold_times_s) of cluster `c`.
+  std::optional<std::vector<double>> plan_hold_times_s(std::size_t c) const { return plan_.hold_times_s(c); }
   std::uint64_t jobs_recorded() const { return recorder_.jobs_recorded(); }
   double epoch_unix_s() const { return workload_->epoch_unix_s(); }
 

@@ -84,6 +84,7 @@ void TeamPlan::release(ClusterPlan& plan, double now_s) {
     if (!fits(plan, next.gpus)) {
       return;
     }
+    plan.hold_s.push_back(now_s - next.submit_time_s);
     next.submit_time_s = now_s;
     plan.under_way_gpus += next.gpus;
     counted_.emplace(next.id, std::make_pair(model::to_index(next.cluster), next.gpus));
@@ -121,6 +122,13 @@ bool TeamPlan::empty() const {
 std::uint64_t TeamPlan::under_way_gpus(model::ClusterId cluster) const {
   std::size_t c = model::to_index(cluster);
   return c < clusters_.size() ? clusters_[c].under_way_gpus : 0;
+}
+
+std::optional<std::vector<double>> TeamPlan::hold_times_s(std::size_t cluster) const {
+  if (cluster >= clusters_.size() || !clusters_[cluster].config.enabled()) {
+    return std::nullopt;
+  }
+  return clusters_[cluster].hold_s;
 }
 
 } // namespace acme::core

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -42,12 +43,17 @@ public:
   bool empty() const;
   /// GPUs of the team's jobs of `cluster` submitted and not ended.
   std::uint64_t under_way_gpus(model::ClusterId cluster) const;
+  /// How long each job the plan of `cluster` held back waited before it went in, in the order they went
+  /// in (jobs that fit at once are not in it); nullopt when the cluster has no plan. Not queueing delay:
+  /// the scheduler never saw the job while it was held.
+  std::optional<std::vector<double>> hold_times_s(std::size_t cluster) const;
 
 private:
   struct ClusterPlan {
     config::TeamPlanConfig config;
     std::uint64_t under_way_gpus = 0;
     std::deque<model::JobSpec> held; ///< in the order they came
+    std::vector<double> hold_s;      ///< of each job released so far
   };
   bool planned(const model::JobSpec& spec) const;
   /// Whether `gpus` more fit the plan's budget now (a job wider than the budget fits when none is under way).

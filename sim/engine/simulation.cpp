@@ -95,6 +95,7 @@ RunResult Simulation::run() {
     model::ClusterId cid{static_cast<std::uint16_t>(c)};
     result.storage_bytes_written.push_back(impl_->io.bytes_moved(cid, core::IoDirection::WRITE));
     result.storage_bytes_read.push_back(impl_->io.bytes_moved(cid, core::IoDirection::READ));
+    result.plan_hold_s.push_back(loop.plan_hold_times_s(c));
   }
   return result;
 }

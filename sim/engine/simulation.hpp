@@ -2,6 +2,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "policies/builtin.hpp"
@@ -31,9 +32,10 @@ struct RunResult {
   std::uint64_t jobs_submitted = 0;
   std::uint64_t jobs_recorded = 0;
   std::uint64_t jobs_rejected = 0;
-  std::uint64_t instants = 0;                ///< distinct simulated times processed
-  std::vector<double> storage_bytes_written; ///< per cluster
-  std::vector<double> storage_bytes_read;    ///< per cluster
+  std::uint64_t instants = 0;                                  ///< distinct simulated times processed
+  std::vector<double> storage_bytes_written;                   ///< per cluster
+  std::vector<double> storage_bytes_read;                      ///< per cluster
+  std::vector<std::optional<std::vector<double>>> plan_hold_s; ///< per cluster: team plan holds, if it has a plan
 };
 
 /// One simulation: the platform, the clusters with their policies, the workload, the recorder.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,9 @@ struct RunInfo {
   std::uint64_t jobs_submitted = 0;
   std::uint64_t trace_rows_skipped = 0;
   double wall_seconds = 0.0;
-  std::vector<double> storage_bytes_written; ///< per cluster
-  std::vector<double> storage_bytes_read;    ///< per cluster
+  std::vector<double> storage_bytes_written;                   ///< per cluster
+  std::vector<double> storage_bytes_read;                      ///< per cluster
+  std::vector<std::optional<std::vector<double>>> plan_hold_s; ///< per cluster: team plan holds, if it has a plan
 };
 
 /// Receives every job's final record and the periodic cluster samples; writes jobs.csv (streamed),

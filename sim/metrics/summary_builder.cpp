@@ -145,6 +145,12 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
       number(cs.busy_gpu_seconds / SECONDS_PER_HOUR));
   out += "\n      " + faults.render_cluster(c, info) + ",";
   out += "\n      " + evals.render_cluster(c) + ",";
+  if (c < info.plan_hold_s.size() && info.plan_hold_s[c]) {
+    // Before submission, so not in queue_s: how long the team plan held jobs back (README, "Policies").
+    std::vector<double> hold_s = *info.plan_hold_s[c];
+    out += fmt::format("\n      \"team_plan\": {{\"held_jobs\": {}, \"hold_s\": {}}},", hold_s.size(),
+                       distribution_json(hold_s));
+  }
   if (network != nullptr) {
     out += "\n      " + network->render_cluster(c) + ",";
   }

@@ -53,6 +53,8 @@ TEST_CASE("core::team_plan: a team's job waits until its budget has room", "[cor
     CHECK(offer(plan, job(5, 0, model::JobType::DEBUG)));
     CHECK(plan.under_way_gpus(model::ClusterId{0}) == 16);
     CHECK(plan.empty());
+    CHECK(plan.hold_times_s(0) == std::vector<double>{}); // nothing was held
+    CHECK_FALSE(plan.hold_times_s(1).has_value());        // no plan on cluster 1
   }
   SECTION("held jobs go in in order, at the end that makes room, counted at once") {
     CHECK_FALSE(offer(plan, job(3, 16)));
@@ -73,6 +75,8 @@ TEST_CASE("core::team_plan: a team's job waits until its budget has room", "[cor
     REQUIRE(due.size() == 1);
     CHECK(due[0].id == model::JobId{4});
     CHECK(plan.empty());
+    // Held from their submissions (30 s, 40 s) to the ends that made room (700 s, 900 s).
+    CHECK(plan.hold_times_s(0) == std::vector<double>{670.0, 860.0});
   }
   SECTION("a job wider than the budget goes in alone") {
     CHECK_FALSE(offer(plan, job(3, 64)));
