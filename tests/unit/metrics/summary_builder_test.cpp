@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,7 +27,8 @@ JobSpec job(JobType type, double submit_s) {
   return spec;
 }
 
-std::map<std::string, double> render_metrics(const std::vector<JobSpec>& jobs, const std::vector<double>& delays_s) {
+std::map<std::string, double> render_metrics(const std::vector<JobSpec>& jobs, const std::vector<double>& delays_s,
+                                             std::vector<std::optional<std::vector<double>>> plan_hold_s = {}) {
   std::vector<ClusterInfo> clusters{ClusterInfo{"seren", 0.0, 1, 8, 0.0}};
   SummaryBuilder builder(clusters);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -39,6 +41,7 @@ std::map<std::string, double> render_metrics(const std::vector<JobSpec>& jobs, c
   RecorderOptions options;
   RunInfo info;
   info.end_time_s = 1e5;
+  info.plan_hold_s = std::move(plan_hold_s);
   FaultStats faults(clusters, {});
   EvalStats evals(clusters.size());
   PowerStats power(clusters.size());
@@ -72,4 +75,17 @@ TEST_CASE("metrics::summary_builder: queueing CDF and started-within shares per 
   REQUIRE(m.at("clusters.seren.by_type.all_gpu.started_within.1s") == Approx(0.4));
   REQUIRE(m.at("clusters.seren.by_type.Debug.queue_cdf.1") == 0.0); // no jobs of the type
   REQUIRE(m.count(eval + "queue_cdf.65536") == 0);                  // the grid stops at 2^15
+}
+
+TEST_CASE("metrics::summary_builder: a team plan's holds are reported apart from queueing", "[metrics][summary]") {
+  std::vector<JobSpec> jobs{job(JobType::PRETRAIN, 100.0)};
+  auto none = render_metrics(jobs, {5.0});
+  REQUIRE(none.count("clusters.seren.team_plan.held_jobs") == 0); // no plan: no block
+  auto m = render_metrics(jobs, {5.0}, {std::vector<double>{3600.0, 600.0, 200.0}});
+  REQUIRE(m.at("clusters.seren.team_plan.held_jobs") == 3.0);
+  REQUIRE(m.at("clusters.seren.team_plan.hold_s.mean") == Approx(1466.667).epsilon(1e-4));
+  REQUIRE(m.at("clusters.seren.team_plan.hold_s.max") == 3600.0);
+  REQUIRE(m.at("clusters.seren.by_type.Pretrain.queue_s.mean") == 5.0); // the queueing figures exclude it
+  auto empty = render_metrics(jobs, {5.0}, {std::vector<double>{}});
+  REQUIRE(empty.at("clusters.seren.team_plan.held_jobs") == 0.0); // a plan that held nothing
 }
