@@ -52,7 +52,7 @@ std::string show_limits(const std::vector<double>& limits) {
 Param<QuotaParams> borrowing_limit_param() {
   return {"borrowing_limit",
           "GPUs a job type may hold beyond its quota in all (Kueue borrowingLimit), e.g. {eval: 32}; unlisted "
-          "types: no limit",
+          "types: no limit; a job it holds waits as under a Slurm QOS limit: the other types go on",
           [](const config::Node& map, QuotaParams& p) {
             read_type_map(map, p.borrowing_limit_gpus, Bounds{0.0, static_cast<double>(model::limits::MAX_COUNT)});
           },
