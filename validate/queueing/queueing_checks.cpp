@@ -42,8 +42,7 @@ class Summary {
 public:
   explicit Summary(const std::map<std::string, double>& metrics) : metrics_(metrics) {}
   double get(const std::string& cluster, const std::string& type, const std::string& key) const {
-    auto it = metrics_.find("clusters." + cluster + ".by_type." + type + "." + key);
-    return it == metrics_.end() ? std::nan("") : it->second;
+    return cluster_metric(cluster, "by_type." + type + "." + key);
   }
   /// A cluster-level metric ("team_plan.held_jobs"); NaN when absent.
   double cluster_metric(const std::string& cluster, const std::string& key) const {
