@@ -27,28 +27,77 @@ PretrainStream::PretrainStream(const StreamContext& context)
     , draws_(*pretrain_, context.options->seed, stream_name(context, "Pretrain"))
     , run_gpus_(context.options->seed, stream_name(context, "Pretrain/run_gpus"))
     , arrivals_(run_rate(context, pretrain_), *context.rhythm,
-                context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s) {
+                context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s)
+    , rate_per_s_(run_rate(context, pretrain_))
+    , team_gpus_(context.plan->team_gpus) {
   next_run_s_ = arrivals_.next(rng_);
 }
 
 void PretrainStream::refill() {
   for (;;) {
-    while (next_run_s_ < ctx_.end_s && (attempts_.empty() || next_run_s_ <= attempts_.top().submit_s)) {
-      Run run;
-      run.gpu_index = ctx_.model->pretrain_run_gpus.pick(run_gpus_.next());
-      run.model_params = model_params_for_gpus(pretrain_->gpus[run.gpu_index], *pretrain_);
-      run.user = ctx_.users->draw(rng_);
-      runs_.push_back(run);
-      attempts_.push(Attempt{std::floor(next_run_s_), runs_.size() - 1, 1});
-      next_run_s_ = arrivals_.next(rng_);
+    double attempt_s = attempts_.empty() ? NO_MORE_JOBS : attempts_.top().submit_s;
+    if (advance_team(attempt_s)) {
+      continue;
     }
-    if (attempts_.empty() || attempts_.top().submit_s >= ctx_.start_s) {
+    if (attempts_.empty() || attempt_s >= ctx_.start_s) {
       return;
     }
     Attempt warmup = attempts_.top(); // before the period: drawn for its successors, not emitted
     attempts_.pop();
     run_attempt(warmup);
   }
+}
+
+bool PretrainStream::advance_team(double before_s) {
+  bool waiting = waiting_run_ != SIZE_MAX;
+  double wish_s = waiting || next_run_s_ >= ctx_.end_s ? NO_MORE_JOBS : next_run_s_;
+  double release_s = releases_.empty() ? NO_MORE_JOBS : releases_.top().end_s;
+  if (release_s != NO_MORE_JOBS && release_s <= wish_s && release_s <= before_s) {
+    team_use_gpus_ -= releases_.top().gpus;
+    releases_.pop();
+    if (waiting && fits(runs_[waiting_run_])) {
+      double at_s = std::ceil(release_s);
+      start_run(waiting_run_, at_s);
+      waiting_run_ = SIZE_MAX;
+      arrivals_ = ArrivalProcess(rate_per_s_, *ctx_.rhythm, at_s); // the team's next run follows the wait
+      next_run_s_ = arrivals_.next(rng_);
+    }
+    return true;
+  }
+  if (wish_s != NO_MORE_JOBS && wish_s <= before_s) {
+    draw_run(wish_s);
+    next_run_s_ = arrivals_.next(rng_);
+    return true;
+  }
+  return false;
+}
+
+void PretrainStream::draw_run(double at_s) {
+  Run run;
+  run.gpu_index = ctx_.model->pretrain_run_gpus.pick(run_gpus_.next());
+  run.model_params = model_params_for_gpus(pretrain_->gpus[run.gpu_index], *pretrain_);
+  run.user = ctx_.users->draw(rng_);
+  runs_.push_back(run);
+  if (fits(run)) {
+    start_run(runs_.size() - 1, std::floor(at_s));
+  } else {
+    waiting_run_ = runs_.size() - 1;
+  }
+}
+
+void PretrainStream::start_run(std::size_t run, double at_s) {
+  attempts_.push(Attempt{at_s, run, 1});
+  if (team_gpus_ != 0) {
+    team_use_gpus_ += gpus_of(runs_[run]);
+  }
+}
+
+bool PretrainStream::fits(const Run& run) const {
+  return team_gpus_ == 0 || team_use_gpus_ == 0 || team_use_gpus_ + gpus_of(run) <= team_gpus_;
+}
+
+std::uint32_t PretrainStream::gpus_of(const Run& run) const {
+  return pretrain_->gpus[run.gpu_index];
 }
 
 double PretrainStream::peek_s() {
@@ -74,6 +123,8 @@ GeneratedJob PretrainStream::run_attempt(const Attempt& attempt) {
   if (job.spec.final_state != model::JobState::COMPLETED && attempt.number < UINT16_MAX) {
     double next_s = std::floor(attempt.submit_s + duration_s + ctx_.options->resubmit_delay_s);
     attempts_.push(Attempt{next_s, attempt.run, static_cast<std::uint16_t>(attempt.number + 1)});
+  } else if (team_gpus_ != 0) {
+    releases_.push(Release{attempt.submit_s + duration_s, gpus_of(run)});
   }
   running_.push_back(Running{attempt.run, attempt.submit_s + duration_s});
   if (attempt.submit_s >= ctx_.start_s) {

@@ -16,7 +16,10 @@ struct CheckpointLink {
 
 /// Pretraining runs: a run arrives (rhythm-modulated Poisson), fixes its GPU count, model size and user,
 /// and submits attempts one after another: each attempt that fails or is cancelled is followed, its
-/// duration plus resubmit_delay later, by the next attempt, until one completes. Runs start a warm-up
+/// duration plus resubmit_delay later, by the next attempt, until one completes. With a team plan
+/// (`workload.team_gpus`), the team works in a closed loop: a run counts its GPUs against the plan
+/// from its first attempt to the end of its last; a run that would exceed the plan waits until runs
+/// under way end, and the team draws no new run while one waits (its next run follows the wait). Runs start a warm-up
 /// before the period so that runs in progress at its start are there; only attempts submitted inside
 /// the period are emitted. RunIds are given in order of first use, from 1.
 class PretrainStream final : public JobStream {
@@ -47,8 +50,21 @@ private:
     std::size_t run = 0;
     double end_s = 0.0;
   };
+  struct Release {
+    double end_s = 0.0;
+    std::uint32_t gpus = 0;
+    bool operator>(const Release& o) const { return end_s > o.end_s; }
+  };
 
   void refill();
+  /// Takes the team's next event (a run's end, a new run) if it comes no later than `before_s`.
+  bool advance_team(double before_s);
+  void draw_run(double at_s);
+  /// Submits the run's first attempt at `at_s` and counts its GPUs against the team's plan.
+  void start_run(std::size_t run, double at_s);
+  std::uint32_t gpus_of(const Run& run) const;
+  /// Whether the team's plan has room for the run (a run wider than the plan needs all of it).
+  bool fits(const Run& run) const;
   /// Draws the attempt's length and end, queues the next attempt, records it as running.
   GeneratedJob run_attempt(const Attempt& attempt);
   std::uint64_t id_of(Run& run);
@@ -63,6 +79,11 @@ private:
   std::vector<Run> runs_;
   std::priority_queue<Attempt, std::vector<Attempt>, std::greater<>> attempts_;
   std::vector<Running> running_;
+  double rate_per_s_ = 0.0;
+  std::uint32_t team_gpus_ = 0; ///< 0: runs arrive unplanned
+  std::uint32_t team_use_gpus_ = 0;
+  std::size_t waiting_run_ = SIZE_MAX; ///< a run that waits for the team's GPUs
+  std::priority_queue<Release, std::vector<Release>, std::greater<>> releases_;
   std::size_t last_run_ = SIZE_MAX; ///< the run whose attempt ended last among those pruned
   double last_end_s_ = -NO_MORE_JOBS;
   std::uint64_t next_id_ = 1;

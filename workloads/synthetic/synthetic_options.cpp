@@ -27,9 +27,9 @@ constexpr std::size_t DATE_ONLY_LENGTH = 10; // "2023-03-01"
 constexpr double MAX_EVAL_BATCH = 10000.0;   // 160x the paper's ~60 datasets per checkpoint
 
 const std::vector<std::string> KEYS = {
-    "kind",         "preset", "cluster",         "days",           "scale", "seed",
-    "start",        "rhythm", "eval_batch_size", "resubmit_delay", "users", "script_failure_share",
-    "cpu_job_cores"};
+    "kind",          "preset",   "cluster",         "days",           "scale", "seed",
+    "start",         "rhythm",   "eval_batch_size", "resubmit_delay", "users", "script_failure_share",
+    "cpu_job_cores", "team_gpus"};
 const std::vector<std::string> PRESETS = {"acme", "seren", "kalos"};
 
 double positive(const config::Node& node, double fallback) {
@@ -141,6 +141,24 @@ std::vector<ClusterPlan> plan_clusters(const config::Config& cfg, const config::
   return {plan_for(cfg, where, name, preset, "preset \"" + preset + "\" generates cluster \"" + name + "\"")};
 }
 
+void parse_team_gpus(const config::Node& node, std::vector<ClusterPlan>& plans) {
+  if (!node.is_defined()) {
+    return;
+  }
+  if (!node.is_map()) {
+    node.fail("expected a map from a generated cluster's name to its pretraining team's GPUs, such as "
+              "{seren: 1800}");
+  }
+  std::vector<std::string> names;
+  for (const auto& plan : plans) {
+    names.push_back(plan.name);
+  }
+  node.expect_keys(names);
+  for (auto& plan : plans) {
+    plan.team_gpus = node[plan.name].is_defined() ? node[plan.name].as_count_or_zero() : 0;
+  }
+}
+
 } // namespace
 
 double SyntheticOptions::end_unix_s() const {
@@ -189,6 +207,7 @@ SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config
       plan.cpu_job_cores = cores.as_count();
     }
   }
+  parse_team_gpus(section["team_gpus"], o.clusters);
   return o;
 }
 

@@ -19,6 +19,7 @@ struct ClusterPlan {
   std::uint32_t gpus_per_node = 0; ///< multi-node jobs request whole nodes
   std::uint32_t cpus_per_gpu = 0;  ///< CPU cores a GPU job requests per GPU
   std::uint32_t cpu_job_cores = 0; ///< CPU cores a CPU job requests
+  std::uint32_t team_gpus = 0;     ///< the pretraining team's planned GPUs (0: runs arrive unplanned)
 };
 
 /// The `workload:` section with `kind: synthetic` (see configs/acme.yaml for every key).

@@ -109,6 +109,12 @@ TEST_CASE("workloads::synthetic: bad workload keys stop with a located error", "
         std::string::npos);
   CHECK(error_of("  kind: synthetic\n  preset: acme\n  users: 0\n").find("workload.users") != std::string::npos);
   CHECK(error_of("  kind: synthtic\n").find("did you mean \"synthetic\"") != std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: seren\n  team_gpus: {kalos: 1800}\n")
+            .find("workload.team_gpus.kalos: unknown key \"kalos\"; expected one of: seren") != std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: acme\n  team_gpus: 1800\n").find("workload.team_gpus: expected a map") !=
+        std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: acme\n  team_gpus: {seren: -5}\n").find("workload.team_gpus.seren") !=
+        std::string::npos);
 }
 
 TEST_CASE("workloads::synthetic: preset acme needs clusters named seren and kalos", "[workloads][synthetic]") {

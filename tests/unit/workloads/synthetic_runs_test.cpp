@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "tests/unit/workloads/synthetic_test_support.hpp"
@@ -116,4 +118,60 @@ TEST_CASE("workloads::synthetic: a pretraining run's attempts follow each other 
     }
   }
   CHECK(several > 10);
+}
+
+namespace {
+
+/// The most GPUs the emitted pretraining runs hold at once, a run holding its GPUs from its first
+/// emitted attempt's submission to its last emitted attempt's end (between attempts included).
+double peak_team_gpus(const std::vector<syn::GeneratedJob>& jobs) {
+  std::map<std::uint64_t, std::tuple<double, double, double>> runs; // first submit, last end, GPUs
+  for (const auto& j : jobs) {
+    if (j.spec.type != JobType::PRETRAIN) {
+      continue;
+    }
+    auto [it, fresh] = runs.try_emplace(acme::model::to_index(j.spec.run), j.spec.submit_time_s, 0.0,
+                                        static_cast<double>(j.spec.gpus));
+    std::get<1>(it->second) = std::max(std::get<1>(it->second), j.spec.submit_time_s + j.spec.duration_s);
+  }
+  std::vector<std::pair<double, double>> steps; // time, change of GPUs (ends sort before starts)
+  for (const auto& [run, window] : runs) {
+    steps.emplace_back(std::get<0>(window), std::get<2>(window));
+    steps.emplace_back(std::get<1>(window), -std::get<2>(window));
+  }
+  std::sort(steps.begin(), steps.end());
+  double held = 0.0, peak = 0.0;
+  for (const auto& [t, change] : steps) {
+    held += change;
+    peak = std::max(peak, held);
+  }
+  return peak;
+}
+
+std::vector<syn::GeneratedJob> sixty_days(const std::string& extra) {
+  return acme::test::generate_cluster(
+      acme::test::synthetic_config("  kind: synthetic\n  preset: seren\n  days: 60\n" + extra), "seren");
+}
+
+} // namespace
+
+TEST_CASE("workloads::synthetic: a team plan keeps the pretraining runs under way within its GPUs",
+          "[workloads][synthetic]") {
+  constexpr double TEAM_GPUS = 1800.0; // configs/acme.yaml's pretraining quota on Seren
+  auto unplanned = sixty_days("");
+  auto planned = sixty_days("  team_gpus: {seren: 1800}\n");
+  CHECK(peak_team_gpus(unplanned) > TEAM_GPUS); // independent runs overlap beyond it
+  CHECK(peak_team_gpus(planned) <= TEAM_GPUS);
+  auto runs_of = [](const std::vector<syn::GeneratedJob>& jobs) {
+    std::set<std::uint64_t> runs;
+    for (const auto& j : jobs) {
+      if (j.spec.type == JobType::PRETRAIN) {
+        runs.insert(acme::model::to_index(j.spec.run));
+      }
+    }
+    return runs.size();
+  };
+  // The team waits for room and draws no run meanwhile: fewer runs, but the plan still works through them.
+  CHECK(runs_of(planned) < runs_of(unplanned));
+  CHECK(runs_of(planned) > runs_of(unplanned) / 2);
 }
