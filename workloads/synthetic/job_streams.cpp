@@ -41,7 +41,8 @@ MiscStream::MiscStream(const StreamContext& context)
   std::vector<double> shares;
   double rate = 0.0;
   for (const auto& t : ctx_.model->types) {
-    if (t.type == model::JobType::PRETRAIN || t.type == model::JobType::EVAL) {
+    bool team_debug = t.type == model::JobType::DEBUG && ctx_.plan->team_gpus != 0; // PretrainStream's
+    if (t.type == model::JobType::PRETRAIN || t.type == model::JobType::EVAL || team_debug) {
       continue;
     }
     types_.emplace_back(t, ctx_.options->seed, stream_name(ctx_, std::string(model::to_string(t.type))));

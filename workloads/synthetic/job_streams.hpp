@@ -40,7 +40,8 @@ public:
   virtual GeneratedJob pop() = 0;
 };
 
-/// SFT, MLLM, Debug and Other jobs: independent arrivals, type by its share of jobs.
+/// SFT, MLLM, Debug (unless a team plan draws them) and Other jobs: independent arrivals, type by its
+/// share of jobs.
 class MiscStream final : public JobStream {
 public:
   explicit MiscStream(const StreamContext& context);

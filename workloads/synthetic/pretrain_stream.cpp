@@ -1,5 +1,6 @@
 #include "workloads/synthetic/pretrain_stream.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "sim/model/assert.hpp"
@@ -29,17 +30,30 @@ PretrainStream::PretrainStream(const StreamContext& context)
     , arrivals_(run_rate(context, pretrain_), *context.rhythm,
                 context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s)
     , rate_per_s_(run_rate(context, pretrain_))
-    , team_gpus_(context.plan->team_gpus) {
+    , team_gpus_(context.plan->team_gpus)
+    , debug_rng_(context.options->seed, stream_name(context, "team_debug"))
+    , debug_arrivals_(0.0, *context.rhythm, context.start_s) {
   next_run_s_ = arrivals_.next(rng_);
+  debug_ = team_gpus_ == 0 ? nullptr : context.model->find(model::JobType::DEBUG);
+  if (debug_ != nullptr) {
+    debug_draws_.emplace(*debug_, ctx_.options->seed, stream_name(ctx_, "Debug"));
+    debug_rate_per_s_ = debug_->count_share * ctx_.model->gpu_jobs * ctx_.per_paper_job;
+    debug_arrivals_ = ArrivalProcess(debug_rate_per_s_, *ctx_.rhythm, ctx_.start_s);
+    next_debug_s_ = debug_arrivals_.next(debug_rng_);
+  }
+}
+
+double PretrainStream::next_output_s() {
+  double attempt_s = attempts_.empty() ? NO_MORE_JOBS : attempts_.top().submit_s;
+  return debug_ready_.empty() ? attempt_s : std::min(attempt_s, debug_ready_.begin()->first);
 }
 
 void PretrainStream::refill() {
   for (;;) {
-    double attempt_s = attempts_.empty() ? NO_MORE_JOBS : attempts_.top().submit_s;
-    if (advance_team(attempt_s)) {
+    if (advance_team(next_output_s())) {
       continue;
     }
-    if (attempts_.empty() || attempt_s >= ctx_.start_s) {
+    if (attempts_.empty() || attempts_.top().submit_s >= ctx_.start_s) {
       return;
     }
     Attempt warmup = attempts_.top(); // before the period: drawn for its successors, not emitted
@@ -49,27 +63,47 @@ void PretrainStream::refill() {
 }
 
 bool PretrainStream::advance_team(double before_s) {
-  bool waiting = waiting_run_ != SIZE_MAX;
-  double wish_s = waiting || next_run_s_ >= ctx_.end_s ? NO_MORE_JOBS : next_run_s_;
+  bool waiting = waiting_run_ != SIZE_MAX || waiting_debug_.has_value();
+  double run_s = next_run_s_ < ctx_.end_s ? next_run_s_ : NO_MORE_JOBS;
+  double debug_s = next_debug_s_ < ctx_.end_s ? next_debug_s_ : NO_MORE_JOBS;
+  double wish_s = waiting ? NO_MORE_JOBS : std::min(run_s, debug_s);
   double release_s = releases_.empty() ? NO_MORE_JOBS : releases_.top().end_s;
   if (release_s != NO_MORE_JOBS && release_s <= wish_s && release_s <= before_s) {
     team_use_gpus_ -= releases_.top().gpus;
     releases_.pop();
-    if (waiting && fits(runs_[waiting_run_])) {
-      double at_s = std::ceil(release_s);
-      start_run(waiting_run_, at_s);
-      waiting_run_ = SIZE_MAX;
-      arrivals_ = ArrivalProcess(rate_per_s_, *ctx_.rhythm, at_s); // the team's next run follows the wait
-      next_run_s_ = arrivals_.next(rng_);
+    std::uint32_t gpus = waiting_debug_ ? waiting_debug_->spec.gpus : 0;
+    if (waiting && fits(waiting_run_ != SIZE_MAX ? gpus_of(runs_[waiting_run_]) : gpus)) {
+      end_wait(std::ceil(release_s));
     }
     return true;
   }
-  if (wish_s != NO_MORE_JOBS && wish_s <= before_s) {
-    draw_run(wish_s);
-    next_run_s_ = arrivals_.next(rng_);
-    return true;
+  if (wish_s == NO_MORE_JOBS || wish_s > before_s) {
+    return false;
   }
-  return false;
+  if (run_s <= debug_s) {
+    draw_run(run_s);
+    next_run_s_ = arrivals_.next(rng_);
+  } else {
+    draw_debug(debug_s);
+    next_debug_s_ = debug_arrivals_.next(debug_rng_);
+  }
+  return true;
+}
+
+void PretrainStream::end_wait(double at_s) {
+  if (waiting_run_ != SIZE_MAX) {
+    start_run(waiting_run_, at_s);
+    waiting_run_ = SIZE_MAX;
+  } else {
+    start_debug(std::move(*waiting_debug_), at_s);
+    waiting_debug_.reset();
+  }
+  arrivals_ = ArrivalProcess(rate_per_s_, *ctx_.rhythm, at_s); // the team's next jobs follow the wait
+  next_run_s_ = arrivals_.next(rng_);
+  if (debug_ != nullptr) {
+    debug_arrivals_ = ArrivalProcess(debug_rate_per_s_, *ctx_.rhythm, std::max(at_s, ctx_.start_s)); // not in warm-up
+    next_debug_s_ = debug_arrivals_.next(debug_rng_);
+  }
 }
 
 void PretrainStream::draw_run(double at_s) {
@@ -78,11 +112,28 @@ void PretrainStream::draw_run(double at_s) {
   run.model_params = model_params_for_gpus(pretrain_->gpus[run.gpu_index], *pretrain_);
   run.user = ctx_.users->draw(rng_);
   runs_.push_back(run);
-  if (fits(run)) {
+  if (fits(gpus_of(run))) {
     start_run(runs_.size() - 1, std::floor(at_s));
   } else {
     waiting_run_ = runs_.size() - 1;
   }
+}
+
+void PretrainStream::draw_debug(double at_s) {
+  GeneratedJob job = draw_gpu_job(ctx_, *debug_draws_, debug_draws_->draw_job(), std::floor(at_s),
+                                  ctx_.users->draw(debug_rng_), debug_rng_);
+  if (fits(job.spec.gpus)) {
+    start_debug(std::move(job), std::floor(at_s));
+  } else {
+    waiting_debug_ = std::move(job);
+  }
+}
+
+void PretrainStream::start_debug(GeneratedJob job, double at_s) {
+  job.spec.submit_time_s = at_s;
+  team_use_gpus_ += job.spec.gpus;
+  releases_.push(Release{at_s + job.spec.duration_s, job.spec.gpus});
+  debug_ready_.emplace(at_s, std::move(job));
 }
 
 void PretrainStream::start_run(std::size_t run, double at_s) {
@@ -92,8 +143,8 @@ void PretrainStream::start_run(std::size_t run, double at_s) {
   }
 }
 
-bool PretrainStream::fits(const Run& run) const {
-  return team_gpus_ == 0 || team_use_gpus_ == 0 || team_use_gpus_ + gpus_of(run) <= team_gpus_;
+bool PretrainStream::fits(std::uint32_t gpus) const {
+  return team_gpus_ == 0 || team_use_gpus_ == 0 || team_use_gpus_ + gpus <= team_gpus_;
 }
 
 std::uint32_t PretrainStream::gpus_of(const Run& run) const {
@@ -102,14 +153,17 @@ std::uint32_t PretrainStream::gpus_of(const Run& run) const {
 
 double PretrainStream::peek_s() {
   refill();
-  if (attempts_.empty() || attempts_.top().submit_s >= ctx_.end_s) {
-    return NO_MORE_JOBS;
-  }
-  return attempts_.top().submit_s;
+  double next_s = next_output_s();
+  return next_s < ctx_.end_s ? next_s : NO_MORE_JOBS;
 }
 
 GeneratedJob PretrainStream::pop() {
   ACME_ASSERT(peek_s() != NO_MORE_JOBS, "pop follows a peek that found a job");
+  if (!debug_ready_.empty() && (attempts_.empty() || debug_ready_.begin()->first < attempts_.top().submit_s)) {
+    GeneratedJob job = std::move(debug_ready_.begin()->second);
+    debug_ready_.erase(debug_ready_.begin());
+    return job;
+  }
   Attempt attempt = attempts_.top();
   attempts_.pop();
   return run_attempt(attempt);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <map>
+#include <optional>
 #include <queue>
 
 #include "workloads/synthetic/job_streams.hpp"
@@ -19,7 +21,8 @@ struct CheckpointLink {
 /// duration plus resubmit_delay later, by the next attempt, until one completes. With a team plan
 /// (`workload.team_gpus`), the team works in a closed loop: a run counts its GPUs against the plan
 /// from its first attempt to the end of its last; a run that would exceed the plan waits until runs
-/// under way end, and the team draws no new run while one waits (its next run follows the wait). Runs start a warm-up
+/// under way end, and the team draws no new run while one waits (its next run follows the wait).
+/// The team's Debug jobs are then drawn here too (not by MiscStream) and planned the same way. Runs start a warm-up
 /// before the period so that runs in progress at its start are there; only attempts submitted inside
 /// the period are emitted. RunIds are given in order of first use, from 1.
 class PretrainStream final : public JobStream {
@@ -62,9 +65,15 @@ private:
   void draw_run(double at_s);
   /// Submits the run's first attempt at `at_s` and counts its GPUs against the team's plan.
   void start_run(std::size_t run, double at_s);
+  void draw_debug(double at_s);
+  /// Submits a Debug job at `at_s` and counts its GPUs against the plan until it ends.
+  void start_debug(GeneratedJob job, double at_s);
+  /// Starts what waits, at `at_s`, and restarts the team's arrivals from there.
+  void end_wait(double at_s);
+  double next_output_s();
   std::uint32_t gpus_of(const Run& run) const;
   /// Whether the team's plan has room for the run (a run wider than the plan needs all of it).
-  bool fits(const Run& run) const;
+  bool fits(std::uint32_t gpus) const;
   /// Draws the attempt's length and end, queues the next attempt, records it as running.
   GeneratedJob run_attempt(const Attempt& attempt);
   std::uint64_t id_of(Run& run);
@@ -82,7 +91,15 @@ private:
   double rate_per_s_ = 0.0;
   std::uint32_t team_gpus_ = 0; ///< 0: runs arrive unplanned
   std::uint32_t team_use_gpus_ = 0;
-  std::size_t waiting_run_ = SIZE_MAX; ///< a run that waits for the team's GPUs
+  std::size_t waiting_run_ = SIZE_MAX;        ///< a run that waits for the team's GPUs
+  std::optional<GeneratedJob> waiting_debug_; ///< or a Debug job that does
+  const TypeModel* debug_ = nullptr;          ///< the team's Debug jobs (with a plan)
+  std::optional<TypeDraws> debug_draws_;
+  model::Rng debug_rng_;
+  ArrivalProcess debug_arrivals_;
+  double debug_rate_per_s_ = 0.0;
+  double next_debug_s_ = NO_MORE_JOBS;
+  std::multimap<double, GeneratedJob> debug_ready_; ///< submitted Debug jobs not yet popped
   std::priority_queue<Release, std::vector<Release>, std::greater<>> releases_;
   std::size_t last_run_ = SIZE_MAX; ///< the run whose attempt ended last among those pruned
   double last_end_s_ = -NO_MORE_JOBS;

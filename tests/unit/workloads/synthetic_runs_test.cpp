@@ -122,11 +122,17 @@ TEST_CASE("workloads::synthetic: a pretraining run's attempts follow each other 
 
 namespace {
 
-/// The most GPUs the emitted pretraining runs hold at once, a run holding its GPUs from its first
-/// emitted attempt's submission to its last emitted attempt's end (between attempts included).
+/// The most GPUs the emitted pretraining runs and Debug jobs hold at once, a run holding its GPUs from
+/// its first emitted attempt's submission to its last emitted attempt's end (between attempts included).
 double peak_team_gpus(const std::vector<syn::GeneratedJob>& jobs) {
   std::map<std::uint64_t, std::tuple<double, double, double>> runs; // first submit, last end, GPUs
+  std::uint64_t debug_key = UINT64_MAX;                             // Debug jobs: one window each
   for (const auto& j : jobs) {
+    if (j.spec.type == JobType::DEBUG) {
+      runs.try_emplace(debug_key--, j.spec.submit_time_s, j.spec.submit_time_s + j.spec.duration_s,
+                       static_cast<double>(j.spec.gpus));
+      continue;
+    }
     if (j.spec.type != JobType::PRETRAIN) {
       continue;
     }
@@ -155,7 +161,7 @@ std::vector<syn::GeneratedJob> sixty_days(const std::string& extra) {
 
 } // namespace
 
-TEST_CASE("workloads::synthetic: a team plan keeps the pretraining runs under way within its GPUs",
+TEST_CASE("workloads::synthetic: a team plan keeps the pretraining runs and Debug jobs under way within its GPUs",
           "[workloads][synthetic]") {
   constexpr double TEAM_GPUS = 1800.0; // configs/acme.yaml's pretraining quota on Seren
   auto unplanned = sixty_days("");
@@ -174,4 +180,14 @@ TEST_CASE("workloads::synthetic: a team plan keeps the pretraining runs under wa
   // The team waits for room and draws no run meanwhile: fewer runs, but the plan still works through them.
   CHECK(runs_of(planned) < runs_of(unplanned));
   CHECK(runs_of(planned) > runs_of(unplanned) / 2);
+  auto count = [](const std::vector<syn::GeneratedJob>& jobs, JobType type) {
+    return std::count_if(jobs.begin(), jobs.end(), [type](const auto& j) { return j.spec.type == type; });
+  };
+  CHECK(count(planned, JobType::DEBUG) > count(unplanned, JobType::DEBUG) / 2); // the team draws them now
+  CHECK(count(planned, JobType::SFT) == Approx(count(unplanned, JobType::SFT)).epsilon(0.05));
+  constexpr double PERIOD_START_S = 1677628800.0; // 2023-03-01 00:00 UTC, the default start
+  REQUIRE(planned.front().spec.submit_time_s >= PERIOD_START_S);
+  for (std::size_t i = 1; i < planned.size(); ++i) {
+    REQUIRE(planned[i - 1].spec.submit_time_s <= planned[i].spec.submit_time_s);
+  }
 }
