@@ -60,7 +60,7 @@ private:
   };
 
   void refill();
-  /// Takes the team's next event (a run's end, a new run) if it comes no later than `before_s`.
+  /// Takes the team's next event (a job's end, a new run or Debug job) if it comes no later than `before_s`.
   bool advance_team(double before_s);
   void draw_run(double at_s);
   /// Submits the run's first attempt at `at_s` and counts its GPUs against the team's plan.
