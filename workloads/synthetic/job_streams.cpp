@@ -12,11 +12,11 @@ model::Rng stream_rng(const StreamContext& ctx, const char* stream) {
   return model::Rng(ctx.options->seed, stream_name(ctx, stream));
 }
 
+} // namespace
+
 double type_rate(const StreamContext& ctx, const TypeModel* type, double jobs_per_arrival) {
   return type == nullptr ? 0.0 : type->count_share * ctx.model->gpu_jobs * ctx.per_paper_job / jobs_per_arrival;
 }
-
-} // namespace
 
 double submit_second(double arrival_s, double end_s) {
   return arrival_s < end_s ? std::floor(arrival_s) : NO_MORE_JOBS;

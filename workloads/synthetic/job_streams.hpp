@@ -96,6 +96,8 @@ private:
   std::deque<GeneratedJob> batch_;
 };
 
+/// Arrivals per second of a type whose arrivals bring `jobs_per_arrival` jobs each (0 without the type).
+double type_rate(const StreamContext& ctx, const TypeModel* type, double jobs_per_arrival);
 /// Whole Unix seconds of an arrival, or NO_MORE_JOBS at or past `end_s`.
 double submit_second(double arrival_s, double end_s);
 /// Name of a random stream of the cluster: "workload/synthetic/<cluster>/<what>".

@@ -12,13 +12,6 @@ namespace {
 // attempts of runs in progress at its start are generated (a numerical setting, not a model parameter).
 constexpr double WARMUP_LONGEST_JOBS = 2.0;
 
-double run_rate(const StreamContext& ctx, const TypeModel* pretrain) {
-  if (pretrain == nullptr) {
-    return 0.0;
-  }
-  return pretrain->count_share * ctx.model->gpu_jobs * ctx.per_paper_job / ctx.model->pretrain_attempts_per_run;
-}
-
 } // namespace
 
 PretrainStream::PretrainStream(const StreamContext& context)
@@ -27,9 +20,8 @@ PretrainStream::PretrainStream(const StreamContext& context)
     , pretrain_(context.model->find(model::JobType::PRETRAIN))
     , draws_(*pretrain_, context.options->seed, stream_name(context, "Pretrain"))
     , run_gpus_(context.options->seed, stream_name(context, "Pretrain/run_gpus"))
-    , arrivals_(run_rate(context, pretrain_), *context.rhythm,
-                context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s)
-    , rate_per_s_(run_rate(context, pretrain_))
+    , rate_per_s_(type_rate(context, pretrain_, context.model->pretrain_attempts_per_run))
+    , arrivals_(rate_per_s_, *context.rhythm, context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s)
     , team_gpus_(context.plan->team_gpus)
     , debug_rng_(context.options->seed, stream_name(context, "team_debug"))
     , debug_arrivals_(0.0, *context.rhythm, context.start_s) {
@@ -37,7 +29,7 @@ PretrainStream::PretrainStream(const StreamContext& context)
   debug_ = team_gpus_ == 0 ? nullptr : context.model->find(model::JobType::DEBUG);
   if (debug_ != nullptr) {
     debug_draws_.emplace(*debug_, ctx_.options->seed, stream_name(ctx_, "Debug"));
-    debug_rate_per_s_ = debug_->count_share * ctx_.model->gpu_jobs * ctx_.per_paper_job;
+    debug_rate_per_s_ = type_rate(ctx_, debug_, 1.0);
     debug_arrivals_ = ArrivalProcess(debug_rate_per_s_, *ctx_.rhythm, ctx_.start_s);
     next_debug_s_ = debug_arrivals_.next(debug_rng_);
   }
@@ -71,8 +63,7 @@ bool PretrainStream::advance_team(double before_s) {
   if (release_s != NO_MORE_JOBS && release_s <= wish_s && release_s <= before_s) {
     team_use_gpus_ -= releases_.top().gpus;
     releases_.pop();
-    std::uint32_t gpus = waiting_debug_ ? waiting_debug_->spec.gpus : 0;
-    if (waiting && fits(waiting_run_ != SIZE_MAX ? gpus_of(runs_[waiting_run_]) : gpus)) {
+    if (waiting && fits(waiting_run_ != SIZE_MAX ? gpus_of(runs_[waiting_run_]) : waiting_debug_->spec.gpus)) {
       end_wait(std::ceil(release_s));
     }
     return true;

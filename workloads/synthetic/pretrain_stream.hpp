@@ -83,12 +83,12 @@ private:
   const TypeModel* pretrain_;
   TypeDraws draws_;
   QuasiUniform run_gpus_;
+  double rate_per_s_ = 0.0; ///< runs per second
   ArrivalProcess arrivals_;
   double next_run_s_ = NO_MORE_JOBS;
   std::vector<Run> runs_;
   std::priority_queue<Attempt, std::vector<Attempt>, std::greater<>> attempts_;
   std::vector<Running> running_;
-  double rate_per_s_ = 0.0;
   std::uint32_t team_gpus_ = 0; ///< 0: runs arrive unplanned
   std::uint32_t team_use_gpus_ = 0;
   std::size_t waiting_run_ = SIZE_MAX;        ///< a run that waits for the team's GPUs
