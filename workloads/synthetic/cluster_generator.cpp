@@ -24,7 +24,7 @@ ClusterGenerator::ClusterGenerator(ClusterModel model, ClusterPlan plan, const S
                     options_.start_unix_s,
                     options_.end_unix_s(),
                     arrivals_per_paper_job(options_.scale, model_.period_days)};
-  auto pretrain = std::make_unique<PretrainStream>(ctx);
+  auto pretrain = std::make_unique<PretrainStream>(ctx, team_rate_factor(ctx));
   auto eval = std::make_unique<EvalStream>(ctx, *pretrain);
   streams_.push_back(std::move(pretrain));
   streams_.push_back(std::move(eval));

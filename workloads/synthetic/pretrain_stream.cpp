@@ -11,16 +11,26 @@ namespace {
 // Runs start this many of the longest GPU jobs (Table 2 max run time) before the period, so that the
 // attempts of runs in progress at its start are generated (a numerical setting, not a model parameter).
 constexpr double WARMUP_LONGEST_JOBS = 2.0;
+// Draws of the team's stream that find team_rate_factor's fixed point (each changes it by well under 1% by
+// the third on the default config) and the largest factor it returns (a plan far too small for the
+// team's runs: the team would wait most of the period).
+constexpr int TEAM_RATE_ROUNDS = 4;
+constexpr double MAX_TEAM_RATE_FACTOR = 4.0;
+
+double overlap_s(double from_s, double to_s, double start_s, double end_s) {
+  return std::max(0.0, std::min(to_s, end_s) - std::max(from_s, start_s));
+}
 
 } // namespace
 
-PretrainStream::PretrainStream(const StreamContext& context)
+PretrainStream::PretrainStream(const StreamContext& context, double team_rate_factor)
     : ctx_(context)
     , rng_(context.options->seed, "workload/synthetic/" + context.plan->name + "/pretrain")
     , pretrain_(context.model->find(model::JobType::PRETRAIN))
     , draws_(*pretrain_, context.options->seed, stream_name(context, "Pretrain"))
     , run_gpus_(context.options->seed, stream_name(context, "Pretrain/run_gpus"))
-    , rate_per_s_(type_rate(context, pretrain_, context.model->pretrain_attempts_per_run))
+    , rate_per_s_(type_rate(context, pretrain_, context.model->pretrain_attempts_per_run) *
+                  (context.plan->team_gpus != 0 ? team_rate_factor : 1.0))
     , arrivals_(rate_per_s_, *context.rhythm, context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s)
     , team_gpus_(context.plan->team_gpus)
     , debug_rng_(context.options->seed, stream_name(context, "team_debug"))
@@ -29,7 +39,7 @@ PretrainStream::PretrainStream(const StreamContext& context)
   debug_ = team_gpus_ == 0 ? nullptr : context.model->find(model::JobType::DEBUG);
   if (debug_ != nullptr) {
     debug_draws_.emplace(*debug_, ctx_.options->seed, stream_name(ctx_, "Debug"));
-    debug_rate_per_s_ = type_rate(ctx_, debug_, 1.0);
+    debug_rate_per_s_ = type_rate(ctx_, debug_, 1.0) * team_rate_factor;
     debug_arrivals_ = ArrivalProcess(debug_rate_per_s_, *ctx_.rhythm, ctx_.start_s);
     next_debug_s_ = debug_arrivals_.next(debug_rng_);
   }
@@ -82,6 +92,7 @@ bool PretrainStream::advance_team(double before_s) {
 }
 
 void PretrainStream::end_wait(double at_s) {
+  team_wait_s_ += overlap_s(wait_since_s_, at_s, ctx_.start_s, ctx_.end_s);
   if (waiting_run_ != SIZE_MAX) {
     start_run(waiting_run_, at_s);
     waiting_run_ = SIZE_MAX;
@@ -107,6 +118,7 @@ void PretrainStream::draw_run(double at_s) {
     start_run(runs_.size() - 1, std::floor(at_s));
   } else {
     waiting_run_ = runs_.size() - 1;
+    wait_since_s_ = at_s;
   }
 }
 
@@ -117,6 +129,7 @@ void PretrainStream::draw_debug(double at_s) {
     start_debug(std::move(job), std::floor(at_s));
   } else {
     waiting_debug_ = std::move(job);
+    wait_since_s_ = at_s;
   }
 }
 
@@ -210,6 +223,28 @@ CheckpointLink PretrainStream::checkpoint_at(double t_s, model::Rng& rng) {
   }
   Run& run = runs_[chosen];
   return CheckpointLink{id_of(run), ++run.checkpoints, run.model_params, run.user};
+}
+
+double PretrainStream::team_wait_s() const {
+  bool waiting = waiting_run_ != SIZE_MAX || waiting_debug_.has_value();
+  return team_wait_s_ + (waiting ? overlap_s(wait_since_s_, ctx_.end_s, ctx_.start_s, ctx_.end_s) : 0.0);
+}
+
+double team_rate_factor(const StreamContext& context) {
+  double period_s = context.end_s - context.start_s;
+  if (context.plan->team_gpus == 0 || period_s <= 0.0) {
+    return 1.0;
+  }
+  double factor = 1.0;
+  for (int round = 0; round < TEAM_RATE_ROUNDS; ++round) {
+    PretrainStream probe(context, factor);
+    while (probe.peek_s() != NO_MORE_JOBS) {
+      probe.pop();
+    }
+    double active_s = period_s - probe.team_wait_s();
+    factor = active_s * MAX_TEAM_RATE_FACTOR <= period_s ? MAX_TEAM_RATE_FACTOR : period_s / active_s;
+  }
+  return factor;
 }
 
 } // namespace acme::workloads::synthetic

@@ -22,18 +22,23 @@ struct CheckpointLink {
 /// (`workload.team_gpus`), the team works in a closed loop: a run counts its GPUs against the plan
 /// from its first attempt to the end of its last; a run that would exceed the plan waits until runs
 /// under way end, and the team draws no new run while one waits (its next run follows the wait).
-/// The team's Debug jobs are then drawn here too (not by MiscStream) and planned the same way. Runs start a warm-up
+/// The team's Debug jobs are then drawn here too (not by MiscStream) and planned the same way. While the
+/// team waits it draws nothing, so its arrival rates are raised by `team_rate_factor` (from
+/// team_rate_factor()) to keep the paper's number of runs and Debug jobs over the period. Runs start a warm-up
 /// before the period so that runs in progress at its start are there; only attempts submitted inside
 /// the period are emitted. RunIds are given in order of first use, from 1.
 class PretrainStream final : public JobStream {
 public:
-  explicit PretrainStream(const StreamContext& context);
+  /// `team_rate_factor` multiplies the team's arrival rates (with a team plan only).
+  explicit PretrainStream(const StreamContext& context, double team_rate_factor = 1.0);
   double peek_s() override;
   GeneratedJob pop() override;
 
   /// A run with an attempt running at `t_s` (chosen uniformly), else the run that ran last. Every
   /// attempt submitted up to `t_s` must have been popped.
   CheckpointLink checkpoint_at(double t_s, model::Rng& rng);
+  /// Seconds of the period the team spent waiting for its GPUs (a wait under way counts to the end).
+  double team_wait_s() const;
 
 private:
   struct Run {
@@ -92,6 +97,8 @@ private:
   std::uint32_t team_gpus_ = 0; ///< 0: runs arrive unplanned
   std::uint32_t team_use_gpus_ = 0;
   std::size_t waiting_run_ = SIZE_MAX;        ///< a run that waits for the team's GPUs
+  double wait_since_s_ = 0.0;                 ///< when the wait under way began
+  double team_wait_s_ = 0.0;                  ///< the period's seconds spent in ended waits
   std::optional<GeneratedJob> waiting_debug_; ///< or a Debug job that does
   const TypeModel* debug_ = nullptr;          ///< the team's Debug jobs (with a plan)
   std::optional<TypeDraws> debug_draws_;
@@ -105,5 +112,11 @@ private:
   double last_end_s_ = -NO_MORE_JOBS;
   std::uint64_t next_id_ = 1;
 };
+
+/// The factor k on the team's arrival rates that makes the team, drawing only while it does not wait,
+/// arrive as often over the period as an unplanned team: the fixed point of k = T / (T - W(k)), with W
+/// the waiting time of the period T at rates x k, found by drawing the team's stream a few times. 1 without
+/// a team plan.
+double team_rate_factor(const StreamContext& context);
 
 } // namespace acme::workloads::synthetic

@@ -177,13 +177,21 @@ TEST_CASE("workloads::synthetic: a team plan keeps the pretraining runs and Debu
     }
     return runs.size();
   };
-  // The team waits for room and draws no run meanwhile: fewer runs, but the plan still works through them.
-  CHECK(runs_of(planned) < runs_of(unplanned));
-  CHECK(runs_of(planned) > runs_of(unplanned) / 2);
   auto count = [](const std::vector<syn::GeneratedJob>& jobs, JobType type) {
-    return std::count_if(jobs.begin(), jobs.end(), [type](const auto& j) { return j.spec.type == type; });
+    return static_cast<double>(
+        std::count_if(jobs.begin(), jobs.end(), [type](const auto& j) { return j.spec.type == type; }));
   };
+  // The team draws nothing while it waits for room, and faster while it does not (team_rate_factor).
+  CHECK(runs_of(planned) > runs_of(unplanned) / 2);
   CHECK(count(planned, JobType::DEBUG) > count(unplanned, JobType::DEBUG) / 2); // the team draws them now
+  // With a plan the size of the cluster the team keeps up: as many runs and Debug jobs as an unplanned
+  // team over the period (the paper's counts), within their draws' noise.
+  auto whole = sixty_days("  team_gpus: {seren: 2288}\n");
+  CHECK(peak_team_gpus(whole) <= 2288.0);
+  INFO("runs " << runs_of(whole) << " planned, " << runs_of(unplanned) << " unplanned");
+  CHECK(static_cast<double>(runs_of(whole)) == Approx(static_cast<double>(runs_of(unplanned))).epsilon(0.08));
+  INFO("Debug jobs " << count(whole, JobType::DEBUG) << " planned, " << count(unplanned, JobType::DEBUG));
+  CHECK(count(whole, JobType::DEBUG) == Approx(count(unplanned, JobType::DEBUG)).epsilon(0.08));
   CHECK(count(planned, JobType::SFT) == Approx(count(unplanned, JobType::SFT)).epsilon(0.05));
   constexpr double PERIOD_START_S = 1677628800.0; // 2023-03-01 00:00 UTC, the default start
   REQUIRE(planned.front().spec.submit_time_s >= PERIOD_START_S);
