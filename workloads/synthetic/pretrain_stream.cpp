@@ -232,12 +232,14 @@ double PretrainStream::team_wait_s() const {
 
 double team_rate_factor(const StreamContext& context) {
   double period_s = context.end_s - context.start_s;
-  if (context.plan->team_gpus == 0 || period_s <= 0.0) {
+  if (context.plan->team_gpus == 0 || period_s <= 0.0 || context.options->scale <= 0.0) {
     return 1.0;
   }
+  StreamContext paper_rate = context; // found at the paper's rates: workload.scale then multiplies them
+  paper_rate.per_paper_job /= context.options->scale;
   double factor = 1.0;
   for (int round = 0; round < TEAM_RATE_ROUNDS; ++round) {
-    PretrainStream probe(context, factor);
+    PretrainStream probe(paper_rate, factor);
     while (probe.peek_s() != NO_MORE_JOBS) {
       probe.pop();
     }

@@ -115,8 +115,9 @@ private:
 
 /// The factor k on the team's arrival rates that makes the team, drawing only while it does not wait,
 /// arrive as often over the period as an unplanned team: the fixed point of k = T / (T - W(k)), with W
-/// the waiting time of the period T at rates x k, found by drawing the team's stream a few times. 1 without
-/// a team plan.
+/// the waiting time of the period T at rates x k, found by drawing the team's stream a few times at the
+/// paper's rates (scale 1: the counts it keeps are the paper's; `workload.scale` multiplies the rates as
+/// it does every stream's). 1 without a team plan.
 double team_rate_factor(const StreamContext& context);
 
 } // namespace acme::workloads::synthetic

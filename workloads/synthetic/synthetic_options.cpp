@@ -141,7 +141,9 @@ std::vector<ClusterPlan> plan_clusters(const config::Config& cfg, const config::
   return {plan_for(cfg, where, name, preset, "preset \"" + preset + "\" generates cluster \"" + name + "\"")};
 }
 
-void parse_team_gpus(const config::Node& node, std::vector<ClusterPlan>& plans) {
+/// A team plan per cluster of the config; a plan for a cluster the preset does not generate is unused
+/// (so a config planning Seren's team still runs with `preset: kalos`).
+void parse_team_gpus(const config::Node& node, const config::Config& cfg, std::vector<ClusterPlan>& plans) {
   if (!node.is_defined()) {
     return;
   }
@@ -149,13 +151,14 @@ void parse_team_gpus(const config::Node& node, std::vector<ClusterPlan>& plans) 
     node.fail("expected a map from a generated cluster's name to its pretraining team's GPUs, such as "
               "{seren: 1800}");
   }
-  std::vector<std::string> names;
-  for (const auto& plan : plans) {
-    names.push_back(plan.name);
-  }
-  node.expect_keys(names);
+  node.expect_keys(cfg.cluster_names());
   for (auto& plan : plans) {
     plan.team_gpus = node[plan.name].is_defined() ? node[plan.name].as_count_or_zero() : 0;
+  }
+  for (const std::string& name : cfg.cluster_names()) {
+    if (node[name].is_defined()) {
+      node[name].as_count_or_zero(); // checked even where unused
+    }
   }
 }
 
@@ -207,7 +210,7 @@ SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config
       plan.cpu_job_cores = cores.as_count();
     }
   }
-  parse_team_gpus(section["team_gpus"], o.clusters);
+  parse_team_gpus(section["team_gpus"], cfg, o.clusters);
   return o;
 }
 

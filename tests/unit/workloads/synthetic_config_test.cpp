@@ -109,8 +109,11 @@ TEST_CASE("workloads::synthetic: bad workload keys stop with a located error", "
         std::string::npos);
   CHECK(error_of("  kind: synthetic\n  preset: acme\n  users: 0\n").find("workload.users") != std::string::npos);
   CHECK(error_of("  kind: synthtic\n").find("did you mean \"synthetic\"") != std::string::npos);
-  CHECK(error_of("  kind: synthetic\n  preset: seren\n  team_gpus: {kalos: 1800}\n")
-            .find("workload.team_gpus.kalos: unknown key \"kalos\"; expected one of: seren") != std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: seren\n  team_gpus: {philly: 1800}\n")
+            .find("workload.team_gpus.philly: unknown key \"philly\"; expected one of: seren, kalos") !=
+        std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: seren\n  team_gpus: {kalos: -1}\n").find("workload.team_gpus.kalos") !=
+        std::string::npos); // checked though Kalos is not generated
   CHECK(error_of("  kind: synthetic\n  preset: acme\n  team_gpus: 1800\n").find("workload.team_gpus: expected a map") !=
         std::string::npos);
   CHECK(error_of("  kind: synthetic\n  preset: acme\n  team_gpus: {seren: -5}\n").find("workload.team_gpus.seren") !=
