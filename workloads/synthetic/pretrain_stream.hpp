@@ -97,9 +97,9 @@ private:
   std::uint32_t team_gpus_ = 0; ///< 0: runs arrive unplanned
   std::uint32_t team_use_gpus_ = 0;
   std::size_t waiting_run_ = SIZE_MAX;        ///< a run that waits for the team's GPUs
+  std::optional<GeneratedJob> waiting_debug_; ///< or a Debug job that does
   double wait_since_s_ = 0.0;                 ///< when the wait under way began
   double team_wait_s_ = 0.0;                  ///< the period's seconds spent in ended waits
-  std::optional<GeneratedJob> waiting_debug_; ///< or a Debug job that does
   const TypeModel* debug_ = nullptr;          ///< the team's Debug jobs (with a plan)
   std::optional<TypeDraws> debug_draws_;
   model::Rng debug_rng_;

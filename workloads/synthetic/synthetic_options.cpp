@@ -152,13 +152,13 @@ void parse_team_gpus(const config::Node& node, const config::Config& cfg, std::v
               "{seren: 1800}");
   }
   node.expect_keys(cfg.cluster_names());
-  for (auto& plan : plans) {
-    plan.team_gpus = node[plan.name].is_defined() ? node[plan.name].as_count_or_zero() : 0;
-  }
   for (const std::string& name : cfg.cluster_names()) {
     if (node[name].is_defined()) {
-      node[name].as_count_or_zero(); // checked even where unused
+      node[name].as_count_or_zero(); // checked even for a cluster the preset does not generate
     }
+  }
+  for (auto& plan : plans) {
+    plan.team_gpus = node[plan.name].is_defined() ? node[plan.name].as_count_or_zero() : 0;
   }
 }
 
