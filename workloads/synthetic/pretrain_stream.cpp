@@ -29,8 +29,7 @@ PretrainStream::PretrainStream(const StreamContext& context, double team_rate_fa
     , pretrain_(context.model->find(model::JobType::PRETRAIN))
     , draws_(*pretrain_, context.options->seed, stream_name(context, "Pretrain"))
     , run_gpus_(context.options->seed, stream_name(context, "Pretrain/run_gpus"))
-    , rate_per_s_(type_rate(context, pretrain_, context.model->pretrain_attempts_per_run) *
-                  (context.plan->team_gpus != 0 ? team_rate_factor : 1.0))
+    , rate_per_s_(type_rate(context, pretrain_, context.model->pretrain_attempts_per_run) * team_rate_factor)
     , arrivals_(rate_per_s_, *context.rhythm, context.start_s - WARMUP_LONGEST_JOBS * context.model->max_run_time_s)
     , team_gpus_(context.plan->team_gpus)
     , debug_rng_(context.options->seed, stream_name(context, "team_debug"))
@@ -64,8 +63,12 @@ void PretrainStream::refill() {
   }
 }
 
+bool PretrainStream::waiting() const {
+  return waiting_run_ != SIZE_MAX || waiting_debug_.has_value();
+}
+
 bool PretrainStream::advance_team(double before_s) {
-  bool waiting = waiting_run_ != SIZE_MAX || waiting_debug_.has_value();
+  bool waiting = this->waiting();
   double run_s = next_run_s_ < ctx_.end_s ? next_run_s_ : NO_MORE_JOBS;
   double debug_s = next_debug_s_ < ctx_.end_s ? next_debug_s_ : NO_MORE_JOBS;
   double wish_s = waiting ? NO_MORE_JOBS : std::min(run_s, debug_s);
@@ -226,8 +229,7 @@ CheckpointLink PretrainStream::checkpoint_at(double t_s, model::Rng& rng) {
 }
 
 double PretrainStream::team_wait_s() const {
-  bool waiting = waiting_run_ != SIZE_MAX || waiting_debug_.has_value();
-  return team_wait_s_ + (waiting ? overlap_s(wait_since_s_, ctx_.end_s, ctx_.start_s, ctx_.end_s) : 0.0);
+  return team_wait_s_ + (waiting() ? overlap_s(wait_since_s_, ctx_.end_s, ctx_.start_s, ctx_.end_s) : 0.0);
 }
 
 double team_rate_factor(const StreamContext& context) {

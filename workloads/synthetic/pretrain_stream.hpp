@@ -29,7 +29,7 @@ struct CheckpointLink {
 /// the period are emitted. RunIds are given in order of first use, from 1.
 class PretrainStream final : public JobStream {
 public:
-  /// `team_rate_factor` multiplies the team's arrival rates (with a team plan only).
+  /// `team_rate_factor` multiplies the team's arrival rates (team_rate_factor(): 1 without a team plan).
   explicit PretrainStream(const StreamContext& context, double team_rate_factor = 1.0);
   double peek_s() override;
   GeneratedJob pop() override;
@@ -65,6 +65,8 @@ private:
   };
 
   void refill();
+  /// Whether a run or a Debug job waits for the team's GPUs.
+  bool waiting() const;
   /// Takes the team's next event (a job's end, a new run or Debug job) if it comes no later than `before_s`.
   bool advance_team(double before_s);
   void draw_run(double at_s);

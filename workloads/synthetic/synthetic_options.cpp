@@ -148,8 +148,7 @@ void parse_team_gpus(const config::Node& node, const config::Config& cfg, std::v
     return;
   }
   if (!node.is_map()) {
-    node.fail("expected a map from a generated cluster's name to its pretraining team's GPUs, such as "
-              "{seren: 1800}");
+    node.fail("expected a map from a cluster's name to its pretraining team's GPUs, such as {seren: 2288}");
   }
   node.expect_keys(cfg.cluster_names());
   for (const std::string& name : cfg.cluster_names()) {
