@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "policies/scheduling/policy_params.hpp"
+
 namespace acme::policies {
 
 const ParamTable<CadenceParams>& CadenceParams::table() {
@@ -27,7 +29,12 @@ const ParamTable<CadenceParams>& CadenceParams::table() {
                      "bf_window, 1440 min)"),
       duration_param("bf_resolution", &P::bf_resolution_s,
                      "with backfill: conservative, the granularity of planned times: estimates round up to it "
-                     "(Slurm bf_resolution, 60s)")};
+                     "(Slurm bf_resolution, 60s)"),
+      type_map_param("interactive", &P::interactive_share,
+                     "share of a job type's submissions that are interactive allocations (srun, salloc): with "
+                     "batch_sched_delay set, such a job starts as it is submitted when it is the first of the "
+                     "queue and fits, as slurmctld allocates it; batch jobs (sbatch) wait for a pass",
+                     Bounds::share())};
   return t;
 }
 
@@ -62,12 +69,33 @@ bool PassCadence::background_due(double now_s, bool& events, bool submissions_on
   return requested_ && now_s >= request_at_s_;
 }
 
+void PassCadence::skip_idle_passes(double now_s) {
+  // slurmctld's timers fire whether or not anything waits; here no round is asked for when nothing changed
+  // since a kind of pass last ran (wake_up). The passes due before this round then found nothing to do:
+  // they count as run at their instants, so that a submission after them waits for its background pass
+  // as in slurmctld (the main pass is the background loop's).
+  if (params_.main_interval_s > 0.0 && now_s > next_main_s_ && !main_dirty_) {
+    double missed_s = next_multiple(now_s, params_.main_interval_s) - params_.main_interval_s;
+    missed_s = missed_s < now_s ? missed_s : missed_s - params_.main_interval_s; // strictly before now
+    if (params_.batch_sched_delay_s > 0.0) {
+      last_background_s_ = std::max(last_background_s_, missed_s);
+    }
+    next_main_s_ = missed_s + params_.main_interval_s; // due now when now is one of its instants
+  }
+  if (params_.bf_interval_s > 0.0 && now_s > next_bf_s_ && !bf_dirty_) {
+    double missed_s = next_multiple(now_s, params_.bf_interval_s) - params_.bf_interval_s;
+    missed_s = missed_s < now_s ? missed_s : missed_s - params_.bf_interval_s;
+    next_bf_s_ = missed_s + params_.bf_interval_s;
+  }
+}
+
 RoundPlan PassCadence::plan(double now_s, bool events, bool changed, bool submissions_only) {
   RoundPlan plan;
   if (!started_) {
     start(now_s);
   }
   armed_s_.erase(armed_s_.begin(), armed_s_.upper_bound(now_s));
+  skip_idle_passes(now_s);
   main_dirty_ = main_dirty_ || changed;
   bf_dirty_ = bf_dirty_ || changed;
   bool background = background_due(now_s, events, submissions_only);
@@ -103,6 +131,10 @@ RoundPlan PassCadence::plan(double now_s, bool events, bool changed, bool submis
 }
 
 std::optional<double> PassCadence::wake_up(double now_s, bool waiting, bool main_cut_short) {
+  if (!waiting) {
+    main_dirty_ = false; // a periodic pass over an empty queue finds nothing: the next ones are idle
+    bf_dirty_ = false;
+  }
   main_dirty_ = main_dirty_ || main_cut_short;
   double at = std::numeric_limits<double>::infinity();
   if (deferred_) {

@@ -4,8 +4,10 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <vector>
 
 #include "policies/param_table.hpp"
+#include "sim/model/job.hpp"
 
 namespace acme::policies {
 
@@ -45,12 +47,17 @@ struct CadenceParams {
   /// default 1440 min) and the granularity of its planned times (bf_resolution, default 60 s).
   double bf_window_s = 86400.0;
   double bf_resolution_s = 60.0;
+  /// Share of each job type's submissions (ALL_JOB_TYPES order) that are interactive allocations (srun,
+  /// salloc) rather than batch jobs (sbatch). slurmctld allocates an interactive job as it is submitted
+  /// when it is its partition's top-priority pending job and fits (job_allocate with allocate set);
+  /// batch_sched_delay defers batch jobs only. Every share 0 (the default): all jobs are batch jobs.
+  std::vector<double> interactive_share = std::vector<double>(model::JOB_TYPE_COUNT, 0.0);
 
   /// Whether passes follow the cadence (any interval set); otherwise every round is a full pass.
   bool enabled() const { return main_interval_s > 0.0 || bf_interval_s > 0.0; }
   /// The slurm.conf keys (sched_interval, sched_min_interval, bf_interval, bf_max_job_test,
-  /// bf_max_job_user, batch_sched_delay, bf_window, bf_resolution); default_queue_depth is the
-  /// scheduler's queue_depth.
+  /// bf_max_job_user, batch_sched_delay, bf_window, bf_resolution) and `interactive`; default_queue_depth
+  /// is the scheduler's queue_depth.
   static const ParamTable<CadenceParams>& table();
 };
 
@@ -87,6 +94,8 @@ private:
   void background_ran(double now_s);
   /// The first round: the periodic passes' first times.
   void start(double now_s);
+  /// Periodic passes due before `now_s` with nothing changed since their kind last ran: counted as run.
+  void skip_idle_passes(double now_s);
   /// Under batch_sched_delay: a round of submissions alone asks the background loop for a pass (and
   /// `events` no longer count); true when that pass is due now.
   bool background_due(double now_s, bool& events, bool submissions_only);

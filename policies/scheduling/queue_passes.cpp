@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 
 #include "policies/scheduling/queue_scheduler.hpp"
 #include "sim/model/assert.hpp"
@@ -28,10 +29,14 @@ void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const Rou
   // (cpu_job_cores_per_node), so they are in the GPU nodes' partition, behind the GPU jobs in priority, and
   // Slurm's main and event passes stop at the partition's first job that cannot start.
   bool batch = config_.cadence.batch_sched_delay_s > 0.0;
-  bool changed = reordered || !changes.arrivals_only() || !changes.arrived.empty() || (batch && changes.cpu_arrived);
+  bool changed =
+      reordered || !changes.arrivals_only() || !changes.arrived.empty() || (batch && !changes.cpu_arrived.empty());
   bool submissions_only = changes.triggered && !changes.released && !changes.nodes_down;
   RoundPlan plan = cadence_.plan(now_s_, changes.triggered, changed, submissions_only);
   passes_ran_ = !batch || plan.main || plan.backfill;
+  if (batch) {
+    allocate_interactive(cluster, changes, !plan.main, out);
+  }
   bool cut_short = false;
   if (plan.main) {
     bool claimant_started = serve_claimant(cluster, out);
@@ -44,6 +49,7 @@ void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const Rou
     }
   }
   if (!plan.backfill && head_waits(cluster)) {
+    cpu_behind_head_ = passes_ran_;
     passes_ran_ = false; // CPU jobs rank behind the GPU job at the head: only backfill starts them
   }
   if (plan.backfill) {
@@ -52,6 +58,42 @@ void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const Rou
   if (auto at = cadence_.wake_up(now_s_, gpu_queue().first_in_pass().has_value(), cut_short)) {
     out.emplace_back(model::CallMeLater{*at});
   }
+}
+
+void QueueScheduler::allocate_interactive(const model::ClusterView& cluster, const RoundChanges& changes, bool allocate,
+                                          std::vector<model::Decision>& out) {
+  std::vector<model::JobId> interactive;
+  for (model::JobId id : changes.arrived) {
+    const model::JobEntry* entry = queued_entry(cluster, id);
+    if (entry != nullptr && next_is_interactive(entry->spec.type)) {
+      interactive.push_back(id);
+    }
+  }
+  if (!allocate || interactive.empty()) {
+    return; // a main pass this round examines them in their place
+  }
+  // slurmctld allocates a job at its submission only when no pending job of its partition ranks above it
+  // (job_mgr.c, _top_priority): a pass over the queue's first job alone, as long as that is one of them.
+  std::optional<model::JobId> head = head_;
+  PassEnd end = last_end_;
+  for (std::size_t tried = 0; tried < interactive.size(); ++tried) {
+    std::optional<QueueKey> first = gpu_queue().first_in_pass();
+    if (!first || std::find(interactive.begin(), interactive.end(), first->job) == interactive.end()) {
+      break;
+    }
+    full_pass(cluster, out, PassKind::FULL, 1);
+    if (head_) {
+      break; // it waits, now the queue's head
+    }
+  }
+  head_ = head_ ? head_ : head;
+  last_end_ = end;
+}
+
+bool QueueScheduler::next_is_interactive(model::JobType type) {
+  double share = config_.cadence.interactive_share[static_cast<std::size_t>(type)];
+  auto n = static_cast<double>(arrivals_by_type_[static_cast<std::size_t>(type)]++);
+  return std::floor((n + 1.0) * share) > std::floor(n * share);
 }
 
 bool QueueScheduler::head_waits(const model::ClusterView& cluster) {

@@ -27,16 +27,38 @@ std::vector<model::Decision> QueueScheduler::on_events(std::span<const model::Ev
   changes.overrun = running_.extend_overruns(now_s_);
   std::erase_if(preempting_, [&](const auto& p) { return now_s_ - p.second > PREEMPTION_WAIT_LIMIT_S; });
   std::vector<model::Decision> out;
-  for (model::JobId id : changes.arrived) {
-    note_wait(id, model::WaitReason::PRIORITY, out); // until a pass examines it
-  }
+  note_arrivals(changes, out);
   free_.begin_round(cluster);
   passes_ran_ = true;
+  cpu_behind_head_ = false;
   schedule_gpus(cluster, changes, out);
   if (passes_ran_) {
     start_cpu_jobs(cluster, out);
+  } else if (cpu_behind_head_) {
+    note_cpu_behind_head(cluster, out);
   }
   return out;
+}
+
+void QueueScheduler::note_arrivals(const RoundChanges& changes, std::vector<model::Decision>& out) {
+  bool deferred = batch_deferred();
+  model::WaitReason reason = deferred ? model::WaitReason::NONE : model::WaitReason::PRIORITY;
+  for (model::JobId id : changes.arrived) {
+    note_wait(id, reason, out); // until a pass examines it
+  }
+  if (deferred) { // CPU jobs start at once without a cadence; under one, with the passes
+    for (model::JobId id : changes.cpu_arrived) {
+      note_wait(id, reason, out);
+    }
+  }
+}
+
+void QueueScheduler::note_cpu_behind_head(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
+  for (const JobQueue::Item& queued : cpu_queue_.items()) {
+    if (queued_entry(cluster, queued.job) != nullptr) {
+      note_wait(queued.job, model::WaitReason::PRIORITY, out);
+    }
+  }
 }
 
 void QueueScheduler::intake(const model::Event& event, const model::ClusterView& cluster, RoundChanges& changes) {
@@ -86,7 +108,7 @@ void QueueScheduler::queue_again(const model::ClusterView& cluster, model::JobId
   }
   if (entry->spec.is_cpu_job()) {
     cpu_queue_.insert(entry->spec.submit_time_s, id);
-    changes.cpu_arrived = true;
+    changes.cpu_arrived.push_back(id);
     return;
   }
   enqueue(*entry);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -29,12 +30,12 @@ inline constexpr std::uint32_t NO_LIMIT = std::numeric_limits<std::uint32_t>::ma
 
 /// What changed since the previous round, as far as deciding starts is concerned.
 struct RoundChanges {
-  bool released = false;             ///< GPUs were freed: a job ended (any cause) or a node came back
-  bool nodes_down = false;           ///< a node went down (reservations computed on it are void)
-  bool overrun = false;              ///< a running job passed its estimated end (plans built on it are void)
-  bool triggered = false;            ///< an event other than a wake-up came (submission, end, node change)
-  std::vector<model::JobId> arrived; ///< GPU jobs queued this round (new or back after preemption)
-  bool cpu_arrived = false;          ///< CPU jobs were queued this round
+  bool released = false;                 ///< GPUs were freed: a job ended (any cause) or a node came back
+  bool nodes_down = false;               ///< a node went down (reservations computed on it are void)
+  bool overrun = false;                  ///< a running job passed its estimated end (plans built on it are void)
+  bool triggered = false;                ///< an event other than a wake-up came (submission, end, node change)
+  std::vector<model::JobId> arrived;     ///< GPU jobs queued this round (new or back after preemption)
+  std::vector<model::JobId> cpu_arrived; ///< CPU jobs queued this round
 
   /// Nothing but arrivals: every job that waited before still cannot start where it could not.
   bool arrivals_only() const { return !released && !nodes_down && !overrun; }
@@ -241,6 +242,13 @@ private:
   bool serve_claimant(const model::ClusterView& cluster, std::vector<model::Decision>& out);
   bool may_preempt() const { return preempting_.empty() && !claimant_ && preemption_possible(); }
   void start_cpu_jobs(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  /// Notes why the round's arrivals wait until a pass examines them: "None" while batch_sched_delay
+  /// defers them (no pass has looked at them yet, as Slurm reports it), else "Priority".
+  void note_arrivals(const RoundChanges& changes, std::vector<model::Decision>& out);
+  /// Notes "Priority" for the queued CPU jobs: a pass ran, but they rank behind a GPU job that waits.
+  void note_cpu_behind_head(const model::ClusterView& cluster, std::vector<model::Decision>& out);
+  /// Whether batch_sched_delay defers submissions to slurmctld's background loop.
+  bool batch_deferred() const { return cadenced() && config_.cadence.batch_sched_delay_s > 0.0; }
   /// decide() for one queued job, then its wait reason noted.
   Step examine(const model::JobEntry& entry, PassKind kind, std::vector<model::Decision>& out);
   /// examine() by the job's brief when it has one and decide_brief() settles it, else by its entry.
@@ -248,6 +256,14 @@ private:
                       std::vector<model::Decision>& out);
   /// Notes the wait reason of a job decide() returned `step` for.
   void note_step(model::JobId job, Step step, std::vector<model::Decision>& out);
+  /// Under batch_sched_delay: finds the round's interactive arrivals and, with `allocate` (no main pass
+  /// this round), starts those first in the queue as they are submitted if they fit (slurmctld's
+  /// job_allocate).
+  void allocate_interactive(const model::ClusterView& cluster, const RoundChanges& changes, bool allocate,
+                            std::vector<model::Decision>& out);
+  /// Whether a job of `type` arriving now is an interactive allocation: the type's share of its
+  /// arrivals, every 1/share-th one (deterministic, in arrival order).
+  bool next_is_interactive(model::JobType type);
 
   QueueSchedulerConfig config_;
   std::optional<QuotaBook> quota_;
@@ -267,7 +283,9 @@ private:
   bool use_briefs_ = true;
   PassCadence cadence_;
   std::unordered_map<model::UserId, std::uint32_t> tested_by_user_; ///< in the current backfill pass
-  bool passes_ran_ = true; ///< a pass ran this round (under a cadence, CPU jobs start only at passes)
+  bool passes_ran_ = true;       ///< a pass ran this round (under a cadence, CPU jobs start only at passes)
+  bool cpu_behind_head_ = false; ///< a pass ran this round, but CPU jobs rank behind a GPU job that waits
+  std::array<std::uint64_t, model::JOB_TYPE_COUNT> arrivals_by_type_{}; ///< for next_is_interactive
 };
 
 } // namespace acme::policies

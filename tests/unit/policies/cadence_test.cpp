@@ -184,3 +184,16 @@ TEST_CASE("policies::cadence: the background pass's times", "[policies][cadence]
   REQUIRE_FALSE(cadence.plan(61, true, true, true).main);
   REQUIRE(cadence.wake_up(61, true, false) == std::optional<double>(63));
 }
+
+TEST_CASE("policies::cadence: periodic passes due while nothing waited count as run", "[policies][cadence]") {
+  // slurmctld's timers fire with an empty queue too: a submission after an idle main pass waits
+  // batch_sched_delay after it, not for an overdue pass at its own instant.
+  Driver d(test::make_shape(8, 8), test::make_scheduler(slurm_like(", batch_sched_delay: 3s")));
+  d.add(make_job(1, 8, 10, 1000));
+  d.add(make_job(2, 8, 61, 1000));  // the idle main pass at 60 was the background loop's last: 63
+  d.add(make_job(3, 8, 100, 1000)); // its previous pass at 63: the next round of the loop, 101
+  REQUIRE(d.run_to_end());
+  CHECK(d.record(1).starts == std::vector<double>{11});
+  CHECK(d.record(2).starts == std::vector<double>{63});
+  CHECK(d.record(3).starts == std::vector<double>{101});
+}
