@@ -166,7 +166,7 @@ bool check_idle(const ValidationContext& ctx, const ReferenceTable& refs, Valida
 /// (workload.preset), its arrival rate scaled so that its GPU utilisation becomes the samples' busy share.
 /// Utilisation is not proportional to the rate once queues form, so a run that misses the share by more
 /// than SAMPLED_LOAD_TOLERANCE is rerun: rescaled by the ratio it missed by, then along the secant of the
-/// last two runs, at most SAMPLED_LOAD_RUNS runs in all.
+/// last two runs while it rises (else by the ratio again), at most SAMPLED_LOAD_RUNS runs in all.
 RunMeasures run_at_sampled_load(const ValidationContext& ctx, const std::string& config_path, std::uint64_t seed,
                                 const std::string& cluster, const RunMeasures& base, ValidationReport& report) {
   double busy = 1.0 - paper_cdf(paper_curve("pkl_" + cluster + "_gpu_util.csv"), 0.0);
@@ -187,9 +187,10 @@ RunMeasures run_at_sampled_load(const ValidationContext& ctx, const std::string&
     if (reached <= 0.0 || std::fabs(reached - busy) <= SAMPLED_LOAD_TOLERANCE) {
       break;
     }
-    double next = attempt == 0 || reached == last_reached
-                      ? scale * busy / reached
-                      : scale + (busy - reached) * (scale - last_scale) / (reached - last_reached);
+    // The secant only while utilisation grew with the rate: two runs at nearly the same utilisation (a
+    // seed's noise) give a flat or falling secant that sends the next run far off.
+    double slope = attempt > 0 && scale != last_scale ? (reached - last_reached) / (scale - last_scale) : 0.0;
+    double next = slope > 0.0 ? scale + (busy - reached) / slope : scale * busy / reached;
     last_scale = std::exchange(scale, next > 0.0 ? next : scale * busy / reached);
     last_reached = reached;
   }
