@@ -47,6 +47,7 @@ void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const Rou
       full_pass(cluster, out, PassKind::FULL, event_pass ? config_.depth : NO_LIMIT);
       cut_short = last_end_ == PassEnd::DEPTH;
     }
+    note_passed_over(cluster, out);
   }
   if (!plan.backfill && head_waits(cluster)) {
     cpu_behind_head_ = passes_ran_;

@@ -45,12 +45,25 @@ void QueueScheduler::note_arrivals(const RoundChanges& changes, std::vector<mode
   model::WaitReason reason = deferred ? model::WaitReason::NONE : model::WaitReason::PRIORITY;
   for (model::JobId id : changes.arrived) {
     note_wait(id, reason, out); // until a pass examines it
+    if (deferred) {
+      unexamined_.push_back(id);
+    }
   }
   if (deferred) { // CPU jobs start at once without a cadence; under one, with the passes
     for (model::JobId id : changes.cpu_arrived) {
       note_wait(id, reason, out);
     }
   }
+}
+
+void QueueScheduler::note_passed_over(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
+  constexpr auto NONE_NOTED = static_cast<std::uint8_t>(static_cast<std::uint8_t>(model::WaitReason::NONE) + 1);
+  for (model::JobId id : unexamined_) {
+    if (noted_.get(id) == NONE_NOTED && queued_entry(cluster, id) != nullptr) {
+      note_wait(id, model::WaitReason::PRIORITY, out);
+    }
+  }
+  unexamined_.clear();
 }
 
 void QueueScheduler::note_cpu_behind_head(const model::ClusterView& cluster, std::vector<model::Decision>& out) {

@@ -245,6 +245,9 @@ private:
   /// Notes why the round's arrivals wait until a pass examines them: "None" while batch_sched_delay
   /// defers them (no pass has looked at them yet, as Slurm reports it), else "Priority".
   void note_arrivals(const RoundChanges& changes, std::vector<model::Decision>& out);
+  /// After a main pass: the deferred arrivals it neither started nor examined wait behind the job it
+  /// stopped at, or beyond its depth, and are noted "Priority" (Slurm notes the jobs it passes over so).
+  void note_passed_over(const model::ClusterView& cluster, std::vector<model::Decision>& out);
   /// Notes "Priority" for the queued CPU jobs: a pass ran, but they rank behind a GPU job that waits.
   void note_cpu_behind_head(const model::ClusterView& cluster, std::vector<model::Decision>& out);
   /// Whether batch_sched_delay defers submissions to slurmctld's background loop.
@@ -286,6 +289,7 @@ private:
   bool passes_ran_ = true;       ///< a pass ran this round (under a cadence, CPU jobs start only at passes)
   bool cpu_behind_head_ = false; ///< a pass ran this round, but CPU jobs rank behind a GPU job that waits
   std::array<std::uint64_t, model::JOB_TYPE_COUNT> arrivals_by_type_{}; ///< for next_is_interactive
+  std::vector<model::JobId> unexamined_; ///< arrivals noted "None" since the last main pass
 };
 
 } // namespace acme::policies

@@ -46,14 +46,16 @@ TEST_CASE("policies::interactive: an interactive job behind a pending job of hig
     d.add(make_job(3, 4, 7, 10, JobType::DEBUG)); // fits beside job 1
     d.add(make_job(4, 0, 8, 10));                 // a CPU job: a batch job in the GPU nodes' partition
     REQUIRE(d.run_to_end());
-    return std::make_tuple(d.record(3).starts, d.record(4).reason);
+    return std::make_tuple(d.record(3).starts, d.record(3).reason, d.record(4).reason);
   };
-  auto [alone, cpu_alone] = run(false);
+  auto [alone, debug_alone, cpu_alone] = run(false);
   CHECK(alone == std::vector<double>{7}); // first in the queue: at its submission
   CHECK(cpu_alone == model::WaitReason::NONE);
-  auto [behind, cpu_behind] = run(true);
-  CHECK(behind == std::vector<double>{30});         // not the top priority: the backfill pass starts it
-  CHECK(cpu_behind == model::WaitReason::PRIORITY); // the background pass ran, but stopped at job 2
+  auto [behind, debug_behind, cpu_behind] = run(true);
+  CHECK(behind == std::vector<double>{30}); // not the top priority: the backfill pass starts it
+  // The background pass ran, but stopped at job 2: both wait behind it from then on.
+  CHECK(debug_behind == model::WaitReason::PRIORITY);
+  CHECK(cpu_behind == model::WaitReason::PRIORITY);
 }
 
 TEST_CASE("policies::interactive: a share makes every 1/share-th submission of the type interactive",
