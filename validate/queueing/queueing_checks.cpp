@@ -1,10 +1,13 @@
 #include "validate/queueing/queueing_checks.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -169,42 +172,92 @@ void report_plan_holds(ValidationReport& report, const Summary& sim, const Clust
 /// Seeds whose runs show how much of a mean is the workload's draw (the checks use seed 1 alone).
 constexpr std::uint64_t SPREAD_SEEDS = 5;
 
-/// Prints, for seeds 1..SPREAD_SEEDS, the means that rare long waits dominate: a mean off Table 2 by more
-/// than the seeds' own spread is the model's; one inside it may be the draw's.
+/// One figure of every seed's run: a mean queueing delay (rare long waits dominate it) or a provided
+/// curve's KS distance.
+struct SpreadRow {
+  std::string cluster;
+  std::string type;
+  bool ks = false; ///< the KS distance to the paper's curve, else the mean delay
+  std::vector<double> values;
+};
+
+/// The figures of one seed's run, appended to `rows`; its longest-waiting Seren type to `longest`.
+void add_seed(const Summary& sim, std::vector<SpreadRow>& rows, std::vector<std::string>& longest) {
+  for (SpreadRow& r : rows) {
+    if (!r.ks) {
+      r.values.push_back(sim.get(r.cluster, r.type, "queue_s.mean"));
+      continue;
+    }
+    const ClusterNames& c = r.cluster == "seren" ? CLUSTERS[0] : CLUSTERS[1];
+    auto paper = paper_curve("cdf_job_duration_queue_" + c.letter + "_" + c.config + "_queue_" + r.type + ".csv");
+    r.values.push_back(ks_distance(sim, r.cluster, r.type, paper));
+  }
+  std::string top;
+  double top_mean = -1.0;
+  for (const char* type : TYPES) {
+    double mean = sim.get("seren", type, "queue_s.mean");
+    if (sim.jobs("seren", type) > 0.0 && mean > top_mean) {
+      top_mean = mean;
+      top = type;
+    }
+  }
+  longest.push_back(top);
+}
+
+/// A figure of the spread: a KS distance to three decimals, a delay to the second (a tenth below 10 s).
+std::string spread_value(const SpreadRow& row, double v) {
+  if (row.ks) {
+    return fmt::format("{:.3f}", v);
+  }
+  return v < 10.0 ? fmt::format("{:.1f}", v) : fmt::format("{:.0f}", v);
+}
+
+void print_spread(ValidationReport& report, const std::vector<SpreadRow>& rows,
+                  const std::vector<std::string>& longest) {
+  report.line("by seed 1..%llu (the workload's draw; checks above: seed 1): mean queueing delay (s), and the KS "
+              "distance of each provided curve",
+              static_cast<unsigned long long>(SPREAD_SEEDS));
+  for (const SpreadRow& r : rows) {
+    std::string values;
+    for (double v : r.values) {
+      values += (values.empty() ? "" : " ") + spread_value(r, v);
+    }
+    auto [lo, hi] = std::minmax_element(r.values.begin(), r.values.end());
+    double mean = std::accumulate(r.values.begin(), r.values.end(), 0.0) / static_cast<double>(r.values.size());
+    report.line("  %-6s %-10s %-4s %s  (min %s, max %s, mean %s)", r.cluster.c_str(), r.type.c_str(),
+                r.ks ? "KS" : "mean", values.c_str(), spread_value(r, *lo).c_str(), spread_value(r, *hi).c_str(),
+                spread_value(r, mean).c_str());
+  }
+  std::string names;
+  for (const std::string& type : longest) {
+    names += (names.empty() ? "" : " ") + type;
+  }
+  report.line("  seren  longest wait by seed: %s", names.c_str());
+}
+
+/// Prints, for seeds 1..SPREAD_SEEDS, the means that rare long waits dominate, the provided curves' KS
+/// distances and the type that waits longest: a figure off the paper by more than the seeds' own spread
+/// is the model's; one inside it may be the draw's.
 void report_seed_spread(ValidationReport& report, const ValidationContext& ctx, const std::string& config_path,
                         const Summary& seed1) {
-  struct Row {
-    std::string cluster;
-    std::string type;
-    std::vector<double> means;
-  };
-  std::vector<Row> rows = {{"seren", "all_gpu", {}},    {"seren", "Pretrain", {}}, {"seren", "Debug", {}},
-                           {"seren", "Evaluation", {}}, {"seren", "CPU", {}},      {"kalos", "all_gpu", {}},
-                           {"kalos", "CPU", {}}};
-  for (Row& r : rows) {
-    r.means.push_back(seed1.get(r.cluster, r.type, "queue_s.mean"));
+  std::vector<SpreadRow> rows = {{"seren", "all_gpu"},    {"seren", "Pretrain"}, {"seren", "Debug"},
+                                 {"seren", "Evaluation"}, {"seren", "CPU"},      {"kalos", "all_gpu"},
+                                 {"kalos", "CPU"}};
+  for (const ClusterNames& c : CLUSTERS) {
+    for (const char* type : TYPES) {
+      if (provided(c.config, type)) {
+        rows.push_back({c.config, type, true, {}});
+      }
+    }
   }
+  std::vector<std::string> longest;
+  add_seed(seed1, rows, longest);
   for (std::uint64_t seed = 2; seed <= SPREAD_SEEDS; ++seed) {
     RunMeasures run =
         run_scenario(ctx, config_path, ScenarioRun{"queueing-seed" + std::to_string(seed), seed, {}, false});
-    Summary sim(run.metrics);
-    for (Row& r : rows) {
-      r.means.push_back(sim.get(r.cluster, r.type, "queue_s.mean"));
-    }
+    add_seed(Summary(run.metrics), rows, longest);
   }
-  report.line("mean queueing delay (s) by seed 1..%llu (the workload's draw; checks above: seed 1)",
-              static_cast<unsigned long long>(SPREAD_SEEDS));
-  for (const Row& r : rows) {
-    std::string values;
-    double sum = 0.0;
-    for (double m : r.means) {
-      values += (values.empty() ? "" : " ") + std::to_string(static_cast<long long>(std::lround(m)));
-      sum += m;
-    }
-    auto [lo, hi] = std::minmax_element(r.means.begin(), r.means.end());
-    report.line("  %-6s %-10s %s  (min %.0f, max %.0f, mean %.0f)", r.cluster.c_str(), r.type.c_str(), values.c_str(),
-                *lo, *hi, sum / static_cast<double>(r.means.size()));
-  }
+  print_spread(report, rows, longest);
 }
 
 } // namespace
