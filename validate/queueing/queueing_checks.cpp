@@ -240,9 +240,16 @@ void print_spread(ValidationReport& report, const std::vector<SpreadRow>& rows,
 /// is the model's; one inside it may be the draw's.
 void report_seed_spread(ValidationReport& report, const ValidationContext& ctx, const std::string& config_path,
                         const Summary& seed1) {
-  std::vector<SpreadRow> rows = {{"seren", "all_gpu"},    {"seren", "Pretrain"}, {"seren", "Debug"},
-                                 {"seren", "Evaluation"}, {"seren", "CPU"},      {"kalos", "all_gpu"},
-                                 {"kalos", "CPU"}};
+  std::vector<SpreadRow> rows;
+  for (const auto& [cluster, type] : {std::pair{"seren", "all_gpu"},
+                                      {"seren", "Pretrain"},
+                                      {"seren", "Debug"},
+                                      {"seren", "Evaluation"},
+                                      {"seren", "CPU"},
+                                      {"kalos", "all_gpu"},
+                                      {"kalos", "CPU"}}) {
+    rows.push_back({cluster, type, false, {}});
+  }
   for (const ClusterNames& c : CLUSTERS) {
     for (const char* type : TYPES) {
       if (provided(c.config, type)) {
