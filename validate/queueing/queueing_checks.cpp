@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "validate/validation_report.hpp"
@@ -95,6 +96,11 @@ double paper_quantile_s(const std::vector<std::pair<double, double>>& paper, dou
   return paper.empty() ? 0.0 : paper.back().first;
 }
 
+/// The paper's queueing-delay CDF of a cluster's type (data/acme/cdf_job_duration_queue_*).
+std::vector<std::pair<double, double>> paper_queue_curve(const ClusterNames& c, const std::string& type) {
+  return paper_curve("cdf_job_duration_queue_" + c.letter + "_" + c.config + "_queue_" + type + ".csv");
+}
+
 bool check_type_curve(ValidationReport& report, const Summary& sim, const ClusterNames& c, const std::string& type) {
   if (sim.jobs(c.config, type) == 0.0) {
     report.line("  %-10s no job ran", type.c_str());
@@ -112,7 +118,7 @@ bool check_type_curve(ValidationReport& report, const Summary& sim, const Cluste
                 type.c_str(), 100 * at1, 100 * at60, 100 * at3600, p50, p90, mean);
     return true;
   }
-  auto paper = paper_curve("cdf_job_duration_queue_" + c.letter + "_" + c.config + "_queue_" + type + ".csv");
+  auto paper = paper_queue_curve(c, type);
   report.line("  %-10s <=1s %5.1f%% (%5.1f%%)  <=60s %5.1f%% (>=%5.1f%% at 32 s)  <=1h %5.1f%% (>=%5.1f%% at 2048 s)"
               "  median %7.0f s (%.0f s)  p90 %7.0f s (%.0f s)  mean %7.0f s",
               type.c_str(), 100 * at1, 100 * paper_at(paper, 1), 100 * at60, 100 * paper_at(paper, 60), 100 * at3600,
@@ -140,17 +146,21 @@ bool check_table2(ValidationReport& report, const Summary& sim, const ClusterNam
   return ok;
 }
 
-/// The paper's finding: Seren's evaluation jobs have the longest mean queueing delay of all types.
-bool check_evaluation_waits_longest(ValidationReport& report, const Summary& sim) {
-  std::string longest;
-  double longest_mean = -1.0;
+/// The Seren job type with the longest mean queueing delay, and that mean.
+std::pair<std::string, double> longest_seren_wait(const Summary& sim) {
+  std::pair<std::string, double> longest{"", -1.0};
   for (const char* type : TYPES) {
     double mean = sim.get("seren", type, "queue_s.mean");
-    if (sim.jobs("seren", type) > 0.0 && mean > longest_mean) {
-      longest_mean = mean;
-      longest = type;
+    if (sim.jobs("seren", type) > 0.0 && mean > longest.second) {
+      longest = {type, mean};
     }
   }
+  return longest;
+}
+
+/// The paper's finding: Seren's evaluation jobs have the longest mean queueing delay of all types.
+bool check_evaluation_waits_longest(ValidationReport& report, const Summary& sim) {
+  auto [longest, longest_mean] = longest_seren_wait(sim);
   report.line("  longest mean wait on Seren: %s (%.0f s)", longest.c_str(), longest_mean);
   return report.check_range("Seren evaluation jobs wait longest of all types (1 = yes)", longest == "Evaluation", 1.0,
                             1.0);
@@ -189,19 +199,9 @@ void add_seed(const Summary& sim, std::vector<SpreadRow>& rows, std::vector<std:
       continue;
     }
     const ClusterNames& c = r.cluster == "seren" ? CLUSTERS[0] : CLUSTERS[1];
-    auto paper = paper_curve("cdf_job_duration_queue_" + c.letter + "_" + c.config + "_queue_" + r.type + ".csv");
-    r.values.push_back(ks_distance(sim, r.cluster, r.type, paper));
+    r.values.push_back(ks_distance(sim, r.cluster, r.type, paper_queue_curve(c, r.type)));
   }
-  std::string top;
-  double top_mean = -1.0;
-  for (const char* type : TYPES) {
-    double mean = sim.get("seren", type, "queue_s.mean");
-    if (sim.jobs("seren", type) > 0.0 && mean > top_mean) {
-      top_mean = mean;
-      top = type;
-    }
-  }
-  longest.push_back(top);
+  longest.push_back(longest_seren_wait(sim).first);
 }
 
 /// A figure of the spread: a KS distance to three decimals, a delay to the second (a tenth below 10 s).
