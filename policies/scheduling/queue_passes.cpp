@@ -63,6 +63,10 @@ void QueueScheduler::cadenced_round(const model::ClusterView& cluster, const Rou
 
 void QueueScheduler::allocate_interactive(const model::ClusterView& cluster, const RoundChanges& changes, bool allocate,
                                           std::vector<model::Decision>& out) {
+  const std::vector<double>& shares = config_.cadence.interactive_share;
+  if (std::none_of(shares.begin(), shares.end(), [](double share) { return share > 0.0; })) {
+    return; // every job a batch job: nothing to count or allocate
+  }
   std::vector<model::JobId> interactive;
   for (model::JobId id : changes.arrived) {
     const model::JobEntry* entry = queued_entry(cluster, id);

@@ -57,9 +57,8 @@ void QueueScheduler::note_arrivals(const RoundChanges& changes, std::vector<mode
 }
 
 void QueueScheduler::note_passed_over(const model::ClusterView& cluster, std::vector<model::Decision>& out) {
-  constexpr auto NONE_NOTED = static_cast<std::uint8_t>(static_cast<std::uint8_t>(model::WaitReason::NONE) + 1);
   for (model::JobId id : unexamined_) {
-    if (noted_.get(id) == NONE_NOTED && queued_entry(cluster, id) != nullptr) {
+    if (noted_.get(id) == noted_code(model::WaitReason::NONE) && queued_entry(cluster, id) != nullptr) {
       note_wait(id, model::WaitReason::PRIORITY, out);
     }
   }
@@ -132,7 +131,7 @@ void QueueScheduler::queue_again(const model::ClusterView& cluster, model::JobId
 }
 
 void QueueScheduler::note_wait(model::JobId job, model::WaitReason reason, std::vector<model::Decision>& out) {
-  auto stored = static_cast<std::uint8_t>(static_cast<std::uint8_t>(reason) + 1); // 0: none noted yet
+  std::uint8_t stored = noted_code(reason);
   if (noted_.get(job) == stored) {
     return;
   }

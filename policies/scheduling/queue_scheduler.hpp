@@ -257,6 +257,10 @@ private:
   /// examine() by the job's brief when it has one and decide_brief() settles it, else by its entry.
   Step examine_queued(const model::ClusterView& cluster, model::JobId id, const JobBrief& brief, PassKind kind,
                       std::vector<model::Decision>& out);
+  /// How noted_ stores a reason: its value plus one (0: none noted yet).
+  static std::uint8_t noted_code(model::WaitReason reason) {
+    return static_cast<std::uint8_t>(static_cast<std::uint8_t>(reason) + 1);
+  }
   /// Notes the wait reason of a job decide() returned `step` for.
   void note_step(model::JobId job, Step step, std::vector<model::Decision>& out);
   /// Under batch_sched_delay: finds the round's interactive arrivals and, with `allocate` (no main pass
