@@ -51,6 +51,9 @@ const ParamTable<LimitParams>& LimitParams::table() {
   const Bounds limit{0.0, MAX_LIMIT};
   static const ParamTable<P> t =
       ParamTable<P>{
+          type_route_param("qos_of", &P::qos_of,
+                           "job classes that run under another class's QoS and share its limits, e.g. {eval: sft}; "
+                           "unlisted classes: their own (Slurm: a QoS several kinds of job are submitted to)"),
           type_map_param("max_jobs_per_user", &P::max_jobs_per_user,
                          "running jobs per user and job class (Slurm QOS MaxJobsPerUser; 0: no limit)", limit),
           type_map_param("max_gpus_per_user", &P::max_gpus_per_user,
@@ -69,7 +72,7 @@ std::optional<model::WaitReason> LimitBook::holds(const model::JobSpec& job) con
   if (job.is_cpu_job()) {
     return std::nullopt;
   }
-  auto type = static_cast<std::size_t>(job.type);
+  std::size_t type = qos(job.type);
   std::uint64_t need = job_milli(job);
   Usage user;
   if (auto it = by_user_.find(model::to_index(job.user)); it != by_user_.end()) {
@@ -82,7 +85,7 @@ std::optional<model::WaitReason> LimitBook::holds(const model::JobSpec& job) con
     return model::WaitReason::ASSOC_MAX_JOBS;
   }
   Usage mine;
-  if (auto it = by_class_user_.find(class_user(job.type, job.user)); it != by_class_user_.end()) {
+  if (auto it = by_qos_user_.find(qos_user(type, job.user)); it != by_qos_user_.end()) {
     mine = it->second;
   }
   if (over(mine.jobs, 1, static_cast<std::uint64_t>(params_.max_jobs_per_user[type]))) {
@@ -91,7 +94,7 @@ std::optional<model::WaitReason> LimitBook::holds(const model::JobSpec& job) con
   if (over(mine.milli, need, milli_of(params_.max_gpus_per_user[type]))) {
     return model::WaitReason::QOS_MAX_GPUS_PER_USER;
   }
-  if (over(class_milli_[type], need, milli_of(params_.max_gpus[type]))) {
+  if (over(qos_milli_[type], need, milli_of(params_.max_gpus[type]))) {
     return model::WaitReason::QOS_GRP_GPUS;
   }
   return std::nullopt;
@@ -101,7 +104,7 @@ bool LimitBook::can_ever_run(const model::JobSpec& job) const {
   if (job.is_cpu_job()) {
     return true;
   }
-  auto type = static_cast<std::size_t>(job.type);
+  std::size_t type = qos(job.type);
   std::uint64_t need = job_milli(job);
   return !over(0, need, milli_of(params_.user_max_gpus)) && !over(0, need, milli_of(params_.max_gpus_per_user[type])) &&
          !over(0, need, milli_of(params_.max_gpus[type]));
@@ -125,9 +128,10 @@ void LimitBook::add(const RunningJob& job, bool starting) {
       u.milli -= job.milli;
     }
   };
-  apply(by_class_user_[class_user(job.type, job.user)]);
+  std::size_t type = qos(job.type);
+  apply(by_qos_user_[qos_user(type, job.user)]);
   apply(by_user_[model::to_index(job.user)]);
-  std::uint64_t& cls = class_milli_[static_cast<std::size_t>(job.type)];
+  std::uint64_t& cls = qos_milli_[type];
   cls = starting ? cls + job.milli : cls - job.milli;
 }
 

@@ -6,18 +6,21 @@
 #include <vector>
 
 #include "policies/param_table.hpp"
+#include "policies/scheduling/policy_params.hpp"
 #include "policies/scheduling/running_jobs.hpp"
 #include "sim/model/job.hpp"
 #include "sim/model/wait_reason.hpp"
 
 namespace acme::policies {
 
-/// Slurm's QoS and association limits on running jobs (sacctmgr(1), resource_limits.html), with the job
-/// class (type) as the QoS: per class, MaxJobsPerUser, MaxTRESPerUser=gres/gpu and GrpTRES=gres/gpu; per
-/// user over all classes (the user's association), GrpTRES=gres/gpu and MaxJobs. 0 means no limit, as in
-/// Slurm, and every limit is off by default. A job a limit holds waits with that limit's reason and does
-/// not block the jobs behind it.
+/// Slurm's QoS and association limits on running jobs (sacctmgr(1), resource_limits.html). Each job class
+/// (type) runs under a QoS, by default its own; `qos_of` lets classes share one (`{eval: sft}`: evaluation
+/// jobs run under SFT's QoS and count against its limits). Per QoS: MaxJobsPerUser, MaxTRESPerUser=gres/gpu
+/// and GrpTRES=gres/gpu, keyed by the QoS's class; per user over all classes (the user's association),
+/// GrpTRES=gres/gpu and MaxJobs. 0 means no limit, as in Slurm, and every limit is off by default. A job a
+/// limit holds waits with that limit's reason and does not block the jobs behind it.
 struct LimitParams {
+  TypeRoute qos_of = model::ALL_JOB_TYPES; ///< the class whose QoS a class runs under
   std::vector<double> max_jobs_per_user = std::vector<double>(model::JOB_TYPE_COUNT, 0.0); ///< QOS MaxJobsPerUser
   std::vector<double> max_gpus_per_user = std::vector<double>(model::JOB_TYPE_COUNT, 0.0); ///< QOS MaxTRESPerUser
   std::vector<double> max_gpus = std::vector<double>(model::JOB_TYPE_COUNT, 0.0);          ///< QOS GrpTRES
@@ -28,7 +31,7 @@ struct LimitParams {
   static const ParamTable<LimitParams>& table();
 };
 
-/// What runs against the limits: running jobs and GPUs per (class, user), per class and per user.
+/// What runs against the limits: running jobs and GPUs per (QoS, user), per QoS and per user.
 class LimitBook {
 public:
   explicit LimitBook(LimitParams params) : params_(std::move(params)) {}
@@ -47,15 +50,18 @@ private:
     std::uint32_t jobs = 0;
     std::uint64_t milli = 0;
   };
-  static std::uint64_t class_user(model::JobType type, model::UserId user) {
-    return (static_cast<std::uint64_t>(type) << 48U) | model::to_index(user);
+  static std::uint64_t qos_user(std::size_t qos, model::UserId user) {
+    return (static_cast<std::uint64_t>(qos) << 48U) | model::to_index(user);
+  }
+  std::size_t qos(model::JobType type) const {
+    return static_cast<std::size_t>(params_.qos_of[static_cast<std::size_t>(type)]);
   }
   void add(const RunningJob& job, bool starting);
 
   LimitParams params_;
-  std::unordered_map<std::uint64_t, Usage> by_class_user_;
+  std::unordered_map<std::uint64_t, Usage> by_qos_user_;
   std::unordered_map<std::uint64_t, Usage> by_user_;
-  std::vector<std::uint64_t> class_milli_ = std::vector<std::uint64_t>(model::JOB_TYPE_COUNT, 0);
+  std::vector<std::uint64_t> qos_milli_ = std::vector<std::uint64_t>(model::JOB_TYPE_COUNT, 0);
 };
 
 } // namespace acme::policies

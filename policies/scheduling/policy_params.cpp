@@ -46,4 +46,33 @@ std::string show_type_map(const std::vector<double>& values) {
   return out + "}";
 }
 
+void read_type_route(const config::Node& map, TypeRoute& route) {
+  map.expect_map();
+  map.expect_keys(job_type_keys());
+  for (const auto& name : map.keys()) {
+    config::Node value = map[name];
+    auto to = job_type_from_key(value.as_string());
+    if (!to) {
+      std::string names;
+      for (const auto& key : job_type_keys()) {
+        names += (names.empty() ? "" : ", ") + key;
+      }
+      value.fail("unknown job type \"" + value.as_string() + "\"; expected one of: " + names);
+    }
+    route[static_cast<std::size_t>(*job_type_from_key(name))] = *to;
+  }
+}
+
+std::string show_type_route(const TypeRoute& route) {
+  std::string out;
+  for (model::JobType type : model::ALL_JOB_TYPES) {
+    model::JobType to = route[static_cast<std::size_t>(type)];
+    if (to != type) {
+      out +=
+          std::string(out.empty() ? "" : ", ") + std::string(job_type_key(type)) + ": " + std::string(job_type_key(to));
+    }
+  }
+  return "{" + out + "}";
+}
+
 } // namespace acme::policies

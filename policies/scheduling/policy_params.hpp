@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +26,21 @@ std::vector<std::string> job_type_keys();
 void read_type_map(const config::Node& map, std::vector<double>& values, const Bounds& bounds);
 /// "{pretrain: 1, sft: 0.6, mllm: 0.6, eval: 0.2, debug: 0.6, other: 0.2}"
 std::string show_type_map(const std::vector<double>& values);
+
+/// Per job type, another job type it maps to (`quota_of`, `qos_of`); by default each type maps to itself.
+using TypeRoute = std::array<model::JobType, model::JOB_TYPE_COUNT>;
+
+/// Reads a map from job-type keys to job-type names ({debug: pretrain}) into `route`; types it does not
+/// name keep their target.
+void read_type_route(const config::Node& map, TypeRoute& route);
+/// Only the types that map elsewhere: "{debug: pretrain}"; "{}" when none does.
+std::string show_type_route(const TypeRoute& route);
+
+template <class P>
+Param<P> type_route_param(std::string key, TypeRoute P::*field, std::string doc) {
+  return {std::move(key), std::move(doc), [field](const config::Node& map, P& p) { read_type_route(map, p.*field); },
+          [field](const P& p) { return show_type_route(p.*field); }};
+}
 
 /// A map from job-type keys to numbers within `bounds` ({pretrain: 1, eval: 0.2}); types it does not
 /// name keep their value. Shown with every type's value.

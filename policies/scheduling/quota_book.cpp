@@ -59,41 +59,6 @@ Param<QuotaParams> borrowing_limit_param() {
           [](const QuotaParams& p) { return show_limits(p.borrowing_limit_gpus); }};
 }
 
-std::string show_quota_of(const QuotaParams& p) {
-  std::string out;
-  for (model::JobType type : model::ALL_JOB_TYPES) {
-    model::JobType to = p.quota_of[static_cast<std::size_t>(type)];
-    if (to != type) {
-      out +=
-          std::string(out.empty() ? "" : ", ") + std::string(job_type_key(type)) + ": " + std::string(job_type_key(to));
-    }
-  }
-  return "{" + out + "}";
-}
-
-Param<QuotaParams> quota_of_param() {
-  return {"quota_of",
-          "job types that run in another type's quota (group_by type), e.g. {debug: pretrain}; unlisted types: "
-          "their own",
-          [](const config::Node& map, QuotaParams& p) {
-            map.expect_map();
-            map.expect_keys(job_type_keys());
-            for (const auto& name : map.keys()) {
-              config::Node value = map[name];
-              auto to = job_type_from_key(value.as_string());
-              if (!to) {
-                std::string names;
-                for (const auto& key : job_type_keys()) {
-                  names += (names.empty() ? "" : ", ") + key;
-                }
-                value.fail("unknown job type \"" + value.as_string() + "\"; expected one of: " + names);
-              }
-              p.quota_of[static_cast<std::size_t>(*job_type_from_key(name))] = *to;
-            }
-          },
-          show_quota_of};
-}
-
 } // namespace
 
 const ParamTable<QuotaParams>& QuotaParams::table() {
@@ -110,7 +75,9 @@ const ParamTable<QuotaParams>& QuotaParams::table() {
           flag_param("reclaim", &P::reclaim,
                      "an owner that cannot fit preempts borrowers back to the unreserved capacity"),
           borrowing_limit_param(),
-          quota_of_param()}
+          type_route_param("quota_of", &P::quota_of,
+                           "job types that run in another type's quota (group_by type), e.g. {debug: pretrain}; "
+                           "unlisted types: their own")}
           .check(check_quota_keys);
   return t;
 }

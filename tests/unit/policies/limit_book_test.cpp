@@ -83,3 +83,26 @@ TEST_CASE("policies::limits: limits take whole numbers; 0 is no limit", "[polici
     CHECK(d.record(id).starts == std::vector<double>{0});
   }
 }
+
+TEST_CASE("policies::limits: classes that share a QoS share its limits (qos_of)", "[policies][limits]") {
+  Driver d(
+      test::make_shape(4, 8),
+      test::make_scheduler("{name: priority, qos_of: {eval: sft}, max_jobs_per_user: {sft: 2}, max_gpus: {sft: 6}}"));
+  d.add(make_job(1, 1, 0, 100, JobType::SFT, 1));
+  d.add(make_job(2, 1, 0, 50, JobType::EVAL, 1));
+  d.add(make_job(3, 1, 0, 100, JobType::EVAL, 1)); // user 1's third job under SFT's QoS
+  d.add(make_job(4, 4, 0, 100, JobType::EVAL, 2));
+  d.add(make_job(5, 1, 0, 100, JobType::EVAL, 3)); // the QoS's seventh GPU
+  d.add(make_job(6, 1, 0, 100, JobType::MLLM, 1)); // its own QoS: not limited
+  d.run_until(0);
+  CHECK(d.record(1).starts == std::vector<double>{0});
+  CHECK(d.record(2).starts == std::vector<double>{0});
+  CHECK(d.record(3).reason == WaitReason::QOS_MAX_JOBS_PER_USER);
+  CHECK(d.record(4).starts == std::vector<double>{0});
+  CHECK(d.record(5).reason == WaitReason::QOS_GRP_GPUS);
+  CHECK(d.record(6).starts == std::vector<double>{0});
+  REQUIRE(d.run_to_end());
+  CHECK(d.record(3).starts == std::vector<double>{50}); // when user 1's evaluation job ends
+  CHECK_THROWS_WITH(test::make_scheduler("{name: priority, qos_of: {eval: sfx}}"),
+                    Catch::Contains("unknown job type \"sfx\""));
+}
