@@ -46,8 +46,9 @@ MiscStream::MiscStream(const StreamContext& context)
       continue;
     }
     types_.emplace_back(t, ctx_.options->seed, stream_name(ctx_, std::string(model::to_string(t.type))));
-    shares.push_back(t.count_share);
-    rate += type_rate(ctx_, &t, 1.0);
+    double sweep = ctx_.options->sweep_size[static_cast<std::size_t>(t.type)];
+    shares.push_back(t.count_share / sweep); // a sweep arrives for `sweep` jobs of the type
+    rate += type_rate(ctx_, &t, sweep);
   }
   if (!types_.empty()) {
     pick_ = DiscreteDistribution(shares);
@@ -57,12 +58,24 @@ MiscStream::MiscStream(const StreamContext& context)
 }
 
 double MiscStream::peek_s() {
-  return next_s_;
+  return sweep_.empty() ? next_s_ : sweep_.front().spec.submit_time_s;
 }
 
 GeneratedJob MiscStream::pop() {
+  if (!sweep_.empty()) {
+    GeneratedJob job = std::move(sweep_.front());
+    sweep_.pop_front();
+    return job;
+  }
   TypeDraws& draws = types_[pick_.pick(pick_stream_.next())];
-  GeneratedJob job = draw_gpu_job(ctx_, draws, draws.draw_job(), next_s_, ctx_.users->draw(rng_), rng_);
+  model::UserId user = ctx_.users->draw(rng_);
+  GeneratedJob job = draw_gpu_job(ctx_, draws, draws.draw_job(), next_s_, user, rng_);
+  // A sweep: 1 + Poisson(mean - 1) jobs of one user in one second, each drawn as a job of its own.
+  if (double sweep = ctx_.options->sweep_size[static_cast<std::size_t>(draws.get_type().type)]; sweep > 1.0) {
+    for (std::uint32_t extra = draw_poisson(sweep - 1.0, rng_); extra > 0; --extra) {
+      sweep_.push_back(draw_gpu_job(ctx_, draws, draws.draw_job(), next_s_, user, rng_));
+    }
+  }
   next_s_ = submit_second(arrivals_.next(rng_), ctx_.end_s);
   return job;
 }

@@ -56,6 +56,7 @@ private:
   QuasiUniform pick_stream_;
   ArrivalProcess arrivals_;
   double next_s_ = NO_MORE_JOBS;
+  std::deque<GeneratedJob> sweep_; ///< the rest of a sweep, submitted in the same second
 };
 
 /// CPU-only jobs (gpu_num 0).

@@ -25,11 +25,12 @@ constexpr double DEFAULT_WEEKEND_FACTOR = 0.5;     // Philly 2017 (data/traces/p
 constexpr double HOURS_PER_DAY = 24.0;
 constexpr std::size_t DATE_ONLY_LENGTH = 10; // "2023-03-01"
 constexpr double MAX_EVAL_BATCH = 10000.0;   // 160x the paper's ~60 datasets per checkpoint
+constexpr double MAX_SWEEP = 1000.0;         // jobs one user submits at once, on average
 
 const std::vector<std::string> KEYS = {
-    "kind",          "preset",   "cluster",         "days",           "scale", "seed",
-    "start",         "rhythm",   "eval_batch_size", "resubmit_delay", "users", "script_failure_share",
-    "cpu_job_cores", "team_gpus"};
+    "kind",          "preset",    "cluster",         "days",           "scale", "seed",
+    "start",         "rhythm",    "eval_batch_size", "resubmit_delay", "users", "script_failure_share",
+    "cpu_job_cores", "team_gpus", "sweep_size"};
 const std::vector<std::string> PRESETS = {"acme", "seren", "kalos"};
 
 double positive(const config::Node& node, double fallback) {
@@ -161,6 +162,32 @@ void parse_team_gpus(const config::Node& node, const config::Config& cfg, std::v
   }
 }
 
+/// `sweep_size: {SFT: 4}`: mean jobs per sweep of the types that arrive one by one.
+void parse_sweep_size(const config::Node& node, std::array<double, model::JOB_TYPE_COUNT>& sizes) {
+  if (!node.is_defined()) {
+    return;
+  }
+  if (!node.is_map()) {
+    node.fail("expected a map from a job type to its mean jobs per sweep, such as {SFT: 4}");
+  }
+  for (const std::string& key : node.keys()) {
+    auto type = model::parse_job_type(key);
+    if (!type) {
+      node[key].fail("unknown job type \"" + key + "\"; expected SFT, MLLM, Debug or Other");
+    }
+    if (*type == model::JobType::PRETRAIN || *type == model::JobType::EVAL) {
+      node[key].fail("pretraining runs and evaluation batches (eval_batch_size) have their own arrivals; expected "
+                     "SFT, MLLM, Debug or Other");
+    }
+    double mean = node[key].as_double();
+    if (!(mean >= 1.0 && mean <= MAX_SWEEP)) {
+      node[key].fail("expected a mean of 1 to " + number_text(MAX_SWEEP) + " jobs per sweep, got " +
+                     node[key].yaml().Scalar());
+    }
+    sizes[static_cast<std::size_t>(*type)] = mean;
+  }
+}
+
 } // namespace
 
 double SyntheticOptions::end_unix_s() const {
@@ -210,6 +237,7 @@ SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config
     }
   }
   parse_team_gpus(section["team_gpus"], cfg, o.clusters);
+  parse_sweep_size(section["sweep_size"], o.sweep_size);
   return o;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sim/config/config.hpp"
 #include "sim/model/ids.hpp"
+#include "sim/model/job.hpp"
 #include "workloads/synthetic/arrival_process.hpp"
 
 namespace acme::workloads::synthetic {
@@ -30,7 +32,10 @@ struct SyntheticOptions {
   std::uint64_t seed = 0;    ///< default: the run seed
   double start_unix_s = 0.0; ///< first instant of the period; the run's epoch
   RhythmOptions rhythm;
-  double eval_batch_size = 0.0;      ///< mean evaluation jobs per model checkpoint
+  double eval_batch_size = 0.0; ///< mean evaluation jobs per model checkpoint
+  /// Per job type, mean jobs per sweep: a user submits 1 + Poisson(mean - 1) jobs of the type in one
+  /// second (a hyperparameter or dataset sweep); 1: one job at a time. Pretraining and evaluation keep 1.
+  std::array<double, model::JOB_TYPE_COUNT> sweep_size{1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
   double resubmit_delay_s = 0.0;     ///< from a pretraining attempt's end to the next attempt's submission
   std::uint32_t users = 0;           ///< users per cluster
   double script_failure_share = 0.0; ///< share of early failures that are script (not framework) errors
