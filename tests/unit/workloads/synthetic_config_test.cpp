@@ -118,6 +118,15 @@ TEST_CASE("workloads::synthetic: bad workload keys stop with a located error", "
         std::string::npos);
   CHECK(error_of("  kind: synthetic\n  preset: acme\n  team_gpus: {seren: -5}\n").find("workload.team_gpus.seren") !=
         std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: acme\n  sweep_size: 4\n").find("workload.sweep_size: expected a map") !=
+        std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: acme\n  sweep_size: {SFX: 4}\n")
+            .find("workload.sweep_size.SFX: unknown job type \"SFX\"") != std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: acme\n  sweep_size: {Evaluation: 4}\n")
+            .find("evaluation batches (eval_batch_size) have their own arrivals") != std::string::npos);
+  CHECK(error_of("  kind: synthetic\n  preset: acme\n  sweep_size: {SFT: 0.5}\n")
+            .find("workload.sweep_size.SFT: expected a mean of 1 to 1000 jobs per sweep, got 0.5") !=
+        std::string::npos);
 }
 
 TEST_CASE("workloads::synthetic: preset acme needs clusters named seren and kalos", "[workloads][synthetic]") {

@@ -199,3 +199,32 @@ TEST_CASE("workloads::synthetic: a team plan keeps the pretraining runs and Debu
     REQUIRE(planned[i - 1].spec.submit_time_s <= planned[i].spec.submit_time_s);
   }
 }
+
+TEST_CASE("workloads::synthetic: a type's sweeps come from one user in one second, and the paper's counts hold",
+          "[workloads][synthetic]") {
+  auto jobs_of = [](const std::string& extra) {
+    return acme::test::generate_cluster(
+        acme::test::synthetic_config("  kind: synthetic\n  preset: seren\n  days: 20\n" + extra), "seren");
+  };
+  auto groups = [](const std::vector<syn::GeneratedJob>& jobs, JobType type, std::size_t& count) {
+    std::map<std::pair<double, std::uint64_t>, std::size_t> by_second_and_user;
+    count = 0;
+    for (const auto& j : jobs) {
+      if (j.spec.type == type) {
+        ++count;
+        ++by_second_and_user[{j.spec.submit_time_s, acme::model::to_index(j.spec.user)}];
+      }
+    }
+    return static_cast<double>(count) / static_cast<double>(by_second_and_user.size());
+  };
+  std::size_t sft_single = 0, sft_swept = 0, mllm_single = 0, mllm_swept = 0;
+  auto single = jobs_of("");
+  auto swept = jobs_of("  sweep_size: {SFT: 4}\n");
+  CHECK(groups(single, JobType::SFT, sft_single) == Approx(1.0).epsilon(0.02));
+  CHECK(groups(swept, JobType::SFT, sft_swept) == Approx(4.0).epsilon(0.1));    // 1 + Poisson(3)
+  CHECK(groups(swept, JobType::MLLM, mllm_swept) == Approx(1.0).epsilon(0.02)); // other types one by one
+  groups(single, JobType::MLLM, mllm_single);
+  REQUIRE(sft_single > 1000);
+  CHECK(static_cast<double>(sft_swept) == Approx(static_cast<double>(sft_single)).epsilon(0.1));
+  CHECK(static_cast<double>(mllm_swept) == Approx(static_cast<double>(mllm_single)).epsilon(0.1));
+}
