@@ -69,13 +69,14 @@ const ParamTable<LimitParams>& LimitParams::table() {
 }
 
 std::optional<model::WaitReason> LimitBook::holds(const model::JobSpec& job) const {
-  if (job.is_cpu_job()) {
-    return std::nullopt;
-  }
-  std::size_t type = qos(job.type);
-  std::uint64_t need = job_milli(job);
+  return job.is_cpu_job() ? std::nullopt : holds(job.type, job.user, job_milli(job));
+}
+
+std::optional<model::WaitReason> LimitBook::holds(model::JobType job_type, model::UserId job_user,
+                                                  std::uint64_t need) const {
+  std::size_t type = qos(job_type);
   Usage user;
-  if (auto it = by_user_.find(model::to_index(job.user)); it != by_user_.end()) {
+  if (auto it = by_user_.find(model::to_index(job_user)); it != by_user_.end()) {
     user = it->second;
   }
   if (over(user.milli, need, milli_of(params_.user_max_gpus))) {
@@ -85,7 +86,7 @@ std::optional<model::WaitReason> LimitBook::holds(const model::JobSpec& job) con
     return model::WaitReason::ASSOC_MAX_JOBS;
   }
   Usage mine;
-  if (auto it = by_qos_user_.find(qos_user(type, job.user)); it != by_qos_user_.end()) {
+  if (auto it = by_qos_user_.find(qos_user(type, job_user)); it != by_qos_user_.end()) {
     mine = it->second;
   }
   if (over(mine.jobs, 1, static_cast<std::uint64_t>(params_.max_jobs_per_user[type]))) {

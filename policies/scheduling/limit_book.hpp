@@ -39,6 +39,8 @@ public:
   /// The limit that holds `job` back now, if any (the first of: the user's association GPUs and jobs, the
   /// QoS's jobs and GPUs per user, the QoS's GPUs).
   std::optional<model::WaitReason> holds(const model::JobSpec& job) const;
+  /// holds() for a GPU job of `type` and `user` needing `milli` thousandths of a GPU.
+  std::optional<model::WaitReason> holds(model::JobType type, model::UserId user, std::uint64_t milli) const;
   void on_start(const RunningJob& job);
   void on_stop(const RunningJob& job);
   /// False when the job could never run under the limits even alone (it asks for more GPUs than one).

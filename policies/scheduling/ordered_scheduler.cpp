@@ -144,7 +144,10 @@ std::optional<Step> OrderedScheduler::decide_brief(const JobBrief& job, PassKind
     quota_held_ = admit == Admission::BLOCKED;
     hold(quota_wait());
     step = Step::SKIPPED;
-  } else if (has_limits() || may_fit_whole(gpus) || (admit == Admission::OWNED && may_preempt_for(gpus))) {
+  } else if (auto limit = limit_hold(job)) {
+    hold(*limit);
+    step = Step::SKIPPED;
+  } else if (may_fit_whole(gpus) || (admit == Admission::OWNED && may_preempt_for(gpus))) {
     return std::nullopt;
   }
   return mode == BackfillMode::NONE ? strict_order(step) : step;

@@ -181,6 +181,11 @@ protected:
   std::optional<model::WaitReason> limit_hold(const model::JobSpec& job) const {
     return limits_ ? limits_->holds(job) : std::nullopt;
   }
+  /// limit_hold() for a whole-GPU job known by its brief.
+  std::optional<model::WaitReason> limit_hold(const JobBrief& job) const {
+    return limits_ ? limits_->holds(job.type(), job.user(), std::uint64_t{job.gpus()} * model::MILLI_PER_GPU)
+                   : std::nullopt;
+  }
   /// Tries to place `entry` on the round's free resources without starting it.
   std::optional<model::Placement> try_place(const model::JobEntry& entry);
   /// try_place, unless a whole-GPU job at least as large did not fit earlier in this pass (a fractional
@@ -191,8 +196,6 @@ protected:
   bool known_unfit(std::uint32_t gpus) const { return gpus >= min_unfit_; }
   /// Whether try_preempt could ask for a preemption for a job of `gpus` GPUs now.
   bool may_preempt_for(std::uint32_t gpus) const { return may_preempt() && gpus < min_unpreemptable_; }
-  /// The QoS and association limits, if any are set.
-  bool has_limits() const { return limits_.has_value(); }
   /// Whether a whole-GPU job of `gpus` GPUs might start now (may_fit and not known_unfit).
   bool may_fit_whole(std::uint32_t gpus) const { return gpus <= free_.free_gpus_total() && !known_unfit(gpus); }
   void note_unfit(const model::JobSpec& job);

@@ -21,6 +21,8 @@ const std::vector<std::string> SCHEDULERS = {
     "{name: quota, quotas: {pretrain: 16}, borrowing: false, order: fifo, backfill: none}",
     "{name: quota, quotas: {pretrain: 16}, reclaim: false, backfill: none, sched_interval: 60s, bf_interval: 30s}",
     "{name: quota, quotas: {pretrain: 16}, max_gpus_per_user: {eval: 4}}",
+    "{name: priority, qos_of: {eval: sft}, max_jobs_per_user: {sft: 2}, user_max_gpus: 12, sched_interval: 60s, "
+    "bf_interval: 30s}",
     "{name: quota, quotas: {pretrain: 16}, backfill: conservative, estimator: oracle}",
     "{name: priority, backfill: none, sched_interval: 60s, bf_interval: 30s, bf_max_job_user: 3}",
     "easy_backfill",
