@@ -158,12 +158,21 @@ int run_sweep(const SweepOptions& o, const study::Study& s, const std::vector<st
   std::string shard_text = o.shard ? std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) : "";
   study::write_plan(o.out_dir, study::make_plan(s, all, shard_text));
   auto done = study::read_point_records(points_dir, selected);
+  // A finished point counts only if it ran with the base config as it is now.
+  std::string config_hash = study::config_file_hash(s.base_config);
   std::vector<study::Point> todo;
+  std::size_t stale = 0;
   for (const auto& point : selected) {
     auto it = done.find(point.id);
-    if (it == done.end() || it->second.status != study::STATUS_OK) {
+    bool ok = it != done.end() && it->second.status == study::STATUS_OK;
+    stale += ok && it->second.config_hash != config_hash ? 1 : 0;
+    if (!ok || it->second.config_hash != config_hash) {
       todo.push_back(point);
     }
+  }
+  if (stale > 0 && !o.quiet) {
+    std::printf("sweep %s: %zu finished points ran with another version of %s; they run again\n", s.name.c_str(), stale,
+                s.base_config.c_str());
   }
   auto start = std::chrono::steady_clock::now();
   study::ProgressBar bar(!o.quiet && ::isatty(STDERR_FILENO) != 0, todo.size());

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <set>
 
+#include "sim/study/text_format.hpp"
+
 namespace acme::study {
 namespace {
 
@@ -51,23 +53,38 @@ std::string describe(const std::vector<config::Override>& overrides) {
   return text.empty() ? "(no overrides)" : text;
 }
 
-} // namespace
-
-std::string overrides_hash(const std::vector<config::Override>& overrides) {
-  std::uint64_t hash = FNV_OFFSET_BASIS;
-  auto mix = [&hash](const std::string& text) {
-    for (unsigned char c : text) {
-      hash ^= c;
-      hash *= FNV_PRIME;
-    }
-  };
-  for (const auto& o : overrides) {
-    mix(o.key_path + "=" + o.value + "\n");
+void fnv_mix(std::uint64_t& hash, const std::string& text) {
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= FNV_PRIME;
   }
+}
+
+std::string hex16(std::uint64_t hash) {
   constexpr std::size_t HEX_DIGITS = 16;
   std::array<char, HEX_DIGITS + 1> text{};
   std::snprintf(text.data(), text.size(), "%016llx", static_cast<unsigned long long>(hash));
   return std::string(text.data(), HEX_DIGITS);
+}
+
+} // namespace
+
+std::string overrides_hash(const std::vector<config::Override>& overrides) {
+  std::uint64_t hash = FNV_OFFSET_BASIS;
+  for (const auto& o : overrides) {
+    fnv_mix(hash, o.key_path + "=" + o.value + "\n");
+  }
+  return hex16(hash);
+}
+
+std::string config_file_hash(const std::string& path) {
+  std::string text;
+  if (!read_text_file(path, text)) {
+    return "";
+  }
+  std::uint64_t hash = FNV_OFFSET_BASIS;
+  fnv_mix(hash, text);
+  return hex16(hash);
 }
 
 bool point_less(const Point& a, const Point& b) {

@@ -29,6 +29,10 @@ struct Point {
 /// the same overrides always name the same point, on any machine.
 std::string overrides_hash(const std::vector<config::Override>& overrides);
 
+/// FNV-1a 64 of a config file's text as 16 hex digits ("" when it cannot be read): a point folder
+/// records the base config it ran with, so that a sweep resumed after the config changed runs it again.
+std::string config_file_hash(const std::string& path);
+
 /// Every point of the study: grid (cartesian) x zip groups (varied together) x seeds, in the
 /// canonical order (group id, then seed). Throws ConfigError when two points would coincide.
 std::vector<Point> expand_points(const Study& study);

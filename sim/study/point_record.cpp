@@ -37,7 +37,7 @@ std::string point_json_text(const Point& point, const PointRecord& record, const
   }
   text += "},\n  \"status\": " + json_quote(record.status) + ",\n  \"exit_code\": " + std::to_string(record.exit_code) +
           ",\n  \"error\": " + json_quote(record.error) + ",\n  \"wall_s\": " + format_number(record.wall_s) +
-          ",\n  \"command\": [";
+          ",\n  \"config_hash\": " + json_quote(record.config_hash) + ",\n  \"command\": [";
   for (std::size_t i = 0; i < command.size(); ++i) {
     text += (i == 0 ? "" : ", ") + json_quote(command[i]);
   }
@@ -68,6 +68,7 @@ std::optional<PointRecord> read_point_record(const std::string& points_dir, cons
     record.exit_code = static_cast<int>(json["exit_code"].as_int());
     record.error = json["error"].is_defined() ? json["error"].as_string() : "";
     record.wall_s = json["wall_s"].as_double();
+    record.config_hash = json["config_hash"].is_defined() ? json["config_hash"].as_string() : "";
     if (record.status == STATUS_OK) {
       record.metrics = load_summary_metrics((dir / SUMMARY_FILE).string());
     } else if (record.status != STATUS_FAILED) {

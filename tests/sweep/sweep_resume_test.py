@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """End-to-end test of `acme-sim sweep` on a 2-axis x 3-seed study (tests/sweep/study.yaml, 12 points):
 a parallel run; a run killed (SIGKILL to its process group) after its first points finished, then
-resumed without redoing them; -j1 and -j2 and shards 1/3..3/3 merged all give byte-identical results.
+resumed without redoing them; -j1 and -j2 and shards 1/3..3/3 merged all give byte-identical results;
+a study whose base config changed runs its finished points again.
 
 usage: sweep_resume_test.py ACME_SIM STUDY.yaml
 """
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -98,6 +100,30 @@ def check_shards(binary, study, tmp, full):
     print("shards 1/3, 2/3, 3/3 merged: results identical; a missing shard is reported")
 
 
+def check_config_change(binary, study, tmp):
+    """Finished points count only while the base config is the one they ran with."""
+    configs = Path(study).parent.parent.parent / "configs" / "test"
+    work = tmp / "edited"
+    work.mkdir()
+    for name in ("tiny.yaml", "tiny_trace.csv"):
+        shutil.copy(configs / name, work / name)
+    (work / "study.yaml").write_text("name: edited\nconfig: tiny.yaml\ngrid:\n  policies.placement.name: [pack, first_fit]\n")
+    out = str(work / "out")
+    args = [str(work / "study.yaml"), "-o", out, "-j", "2"]
+    proc, _ = sweep(binary, args)
+    if "2 ran, 0 already done" not in proc.stdout:
+        fail("the first sweep of the edited study:\n" + proc.stdout)
+    proc, _ = sweep(binary, args)
+    if "0 ran, 2 already done" not in proc.stdout:
+        fail("re-running the unchanged study ran points again:\n" + proc.stdout)
+    config = work / "tiny.yaml"
+    config.write_text(config.read_text().replace("timeseries_interval: 30min", "timeseries_interval: 20min"))
+    proc, _ = sweep(binary, args)
+    if "2 ran, 0 already done" not in proc.stdout or "ran with another version of" not in proc.stdout:
+        fail("after the base config changed, the finished points were kept:\n" + proc.stdout)
+    print("a changed base config runs the finished points again")
+
+
 def main():
     binary, study = sys.argv[1], str(Path(sys.argv[2]).resolve())
     with tempfile.TemporaryDirectory(prefix="acme-sweep-") as tmp_text:
@@ -115,6 +141,7 @@ def main():
             fail("re-running a finished study ran points again:\n" + proc.stdout)
         check_resume(binary, study, tmp, full)
         check_shards(binary, study, tmp, full)
+        check_config_change(binary, study, tmp)
 
 
 if __name__ == "__main__":
