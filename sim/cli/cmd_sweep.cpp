@@ -149,16 +149,11 @@ void report(const SweepOptions& o, const study::ResultsInput& input, std::size_t
               study::shell_quote((fs::path(o.out_dir) / "report.html").string()).c_str());
 }
 
-int run_sweep(const SweepOptions& o, const study::Study& s, const std::vector<study::Point>& all) {
-  auto selected = o.shard ? study::select_shard(all, *o.shard) : all;
-  study::StudyLock lock(o.out_dir);
-  std::string points_dir = (fs::path(o.out_dir) / study::POINTS_DIR).string();
-  fs::create_directories(points_dir);
-  study::remove_stale_temporaries(points_dir);
-  std::string shard_text = o.shard ? std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) : "";
-  study::write_plan(o.out_dir, study::make_plan(s, all, shard_text));
+/// The selected points without a finished run of the base config as it is now: a point that ran with
+/// another version of it runs again (said unless --quiet).
+std::vector<study::Point> points_to_run(const SweepOptions& o, const study::Study& s,
+                                        const std::vector<study::Point>& selected, const std::string& points_dir) {
   auto done = study::read_point_records(points_dir, selected);
-  // A finished point counts only if it ran with the base config as it is now.
   std::string config_hash = study::config_file_hash(s.base_config);
   std::vector<study::Point> todo;
   std::size_t stale = 0;
@@ -174,6 +169,18 @@ int run_sweep(const SweepOptions& o, const study::Study& s, const std::vector<st
     std::printf("sweep %s: %zu finished points ran with another version of %s; they run again\n", s.name.c_str(), stale,
                 s.base_config.c_str());
   }
+  return todo;
+}
+
+int run_sweep(const SweepOptions& o, const study::Study& s, const std::vector<study::Point>& all) {
+  auto selected = o.shard ? study::select_shard(all, *o.shard) : all;
+  study::StudyLock lock(o.out_dir);
+  std::string points_dir = (fs::path(o.out_dir) / study::POINTS_DIR).string();
+  fs::create_directories(points_dir);
+  study::remove_stale_temporaries(points_dir);
+  std::string shard_text = o.shard ? std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) : "";
+  study::write_plan(o.out_dir, study::make_plan(s, all, shard_text));
+  std::vector<study::Point> todo = points_to_run(o, s, selected, points_dir);
   auto start = std::chrono::steady_clock::now();
   study::ProgressBar bar(!o.quiet && ::isatty(STDERR_FILENO) != 0, todo.size());
   study::PoolOptions pool{
