@@ -42,6 +42,11 @@ double PassCadence::next_multiple(double now_s, double interval_s) {
   return (std::floor(now_s / interval_s) + 1.0) * interval_s;
 }
 
+double PassCadence::last_multiple_before(double now_s, double interval_s) {
+  double at_or_before = next_multiple(now_s, interval_s) - interval_s;
+  return at_or_before < now_s ? at_or_before : at_or_before - interval_s;
+}
+
 void PassCadence::background_ran(double now_s) {
   requested_ = false;
   last_background_s_ = now_s;
@@ -75,17 +80,14 @@ void PassCadence::skip_idle_passes(double now_s) {
   // they count as run at their instants, so that a submission after them waits for its background pass
   // as in slurmctld (the main pass is the background loop's).
   if (params_.main_interval_s > 0.0 && now_s > next_main_s_ && !main_dirty_) {
-    double missed_s = next_multiple(now_s, params_.main_interval_s) - params_.main_interval_s;
-    missed_s = missed_s < now_s ? missed_s : missed_s - params_.main_interval_s; // strictly before now
+    double missed_s = last_multiple_before(now_s, params_.main_interval_s);
     if (params_.batch_sched_delay_s > 0.0) {
       last_background_s_ = std::max(last_background_s_, missed_s);
     }
     next_main_s_ = missed_s + params_.main_interval_s; // due now when now is one of its instants
   }
   if (params_.bf_interval_s > 0.0 && now_s > next_bf_s_ && !bf_dirty_) {
-    double missed_s = next_multiple(now_s, params_.bf_interval_s) - params_.bf_interval_s;
-    missed_s = missed_s < now_s ? missed_s : missed_s - params_.bf_interval_s;
-    next_bf_s_ = missed_s + params_.bf_interval_s;
+    next_bf_s_ = last_multiple_before(now_s, params_.bf_interval_s) + params_.bf_interval_s;
   }
 }
 

@@ -90,6 +90,8 @@ public:
 private:
   /// The next multiple of `interval_s` strictly after `now_s`.
   static double next_multiple(double now_s, double interval_s);
+  /// The last multiple of `interval_s` strictly before `now_s`.
+  static double last_multiple_before(double now_s, double interval_s);
   /// A background pass ran at `now_s` (it serves every submission asked for so far).
   void background_ran(double now_s);
   /// The first round: the periodic passes' first times.
