@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -43,7 +45,7 @@ options:
   --quiet                 no progress bar and no summary
   --emit-slurm DIR        write DIR/sweep.sbatch (a job array, one task per shard, each writing
                           OUT/shard-K), DIR/merge.sbatch and DIR/README with the submit line; runs nothing
-  --shards N              array tasks (default 4)
+  --shards N              array tasks (default 4; never more than the study's points)
   --slurm-cpus C          CPUs per array task, also its -j (default 1)
   --slurm-time T          time limit per array task (default 01:00:00)
   --slurm-partition P     partition (default: the cluster's default)
@@ -77,8 +79,9 @@ std::vector<std::string> split_short_jobs(std::vector<std::string> argv) {
 }
 
 std::size_t positive(const Args& args, const std::string& option, const std::string& text) {
-  std::uint64_t value = parse_u64(args, option, text);
-  if (value == 0) {
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value == 0) {
     args.fail(option + ": expected a positive integer, got \"" + text + "\"");
   }
   return static_cast<std::size_t>(value);
@@ -120,6 +123,8 @@ int emit_slurm(SweepOptions& o, const study::Study& s, std::size_t point_count) 
   o.slurm.study_file = fs::absolute(o.study_path).lexically_normal().string();
   o.slurm.out_dir = fs::absolute(o.out_dir).lexically_normal().string();
   o.slurm.job_name = "acme-" + s.name;
+  // An array task without a point would run nothing and its empty shard folder would still be merged.
+  o.slurm.shards = std::max<std::size_t>(1, std::min(o.slurm.shards, point_count));
   study::write_slurm_scripts(o.slurm);
   if (!o.quiet) {
     std::printf("wrote %s/sweep.sbatch (%zu array tasks over %zu points), merge.sbatch and README\nsubmit: %s\n",

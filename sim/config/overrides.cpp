@@ -55,8 +55,11 @@ std::vector<PathStep> split_path(const std::string& path, const std::string& arg
 
 Override parse_override(const std::string& argument) {
   auto eq = argument.find('=');
-  if (eq == std::string::npos || eq == 0) {
+  if (eq == std::string::npos) {
     bad_override(argument, "missing '='");
+  }
+  if (eq == 0) {
+    bad_override(argument, "missing the key path before '='");
   }
   Override o{argument.substr(0, eq), argument.substr(eq + 1)};
   split_path(o.key_path, argument); // validates the path syntax now

@@ -27,6 +27,20 @@ std::string header(const SlurmOptions& o, const std::string& job, const std::str
   return text;
 }
 
+/// Characters an #SBATCH line may carry: sbatch reads those lines itself, without a shell's quoting, so a
+/// space would add an option and a newline a shell line. '%' is left out too: it is a pattern in --output.
+constexpr const char* SBATCH_PATH_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+,:=@";
+constexpr const char* SBATCH_NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,";
+
+void check_sbatch_value(const std::string& option, const std::string& value, const char* allowed,
+                        const std::string& expected) {
+  if (!value.empty() && value.find_first_not_of(allowed) == std::string::npos) {
+    return;
+  }
+  throw ConfigError(Location{option + " " + excerpt(value), 0, 0}, "",
+                    "cannot go into an #SBATCH line of the generated script; expected " + expected);
+}
+
 void make_executable(const std::string& path) {
   constexpr mode_t SCRIPT_MODE = 0755;
   ::chmod(path.c_str(), SCRIPT_MODE);
@@ -87,7 +101,19 @@ std::string submit_command(const SlurmOptions& o) {
          ") && sbatch --dependency=afterany:\"${jid%%;*}\" " + shell_quote(o.script_dir + "/merge.sbatch");
 }
 
+void check_slurm_options(const SlurmOptions& o) {
+  check_sbatch_value("--emit-slurm", o.script_dir, SBATCH_PATH_CHARS,
+                     "a folder path of letters, digits and _ - . / + , : = @ (no spaces, quotes or '%')");
+  check_sbatch_value("study name", o.job_name, SBATCH_NAME_CHARS, "letters, digits and _ - . ,");
+  if (!o.partition.empty()) {
+    check_sbatch_value("--slurm-partition", o.partition, SBATCH_NAME_CHARS,
+                       "a partition name (or a comma-separated list) of letters, digits and _ - .");
+  }
+  check_slurm_time(o.time_limit);
+}
+
 void write_slurm_scripts(const SlurmOptions& o) {
+  check_slurm_options(o);
   fs::create_directories(fs::path(o.script_dir) / "logs");
   std::string sweep = o.script_dir + "/sweep.sbatch";
   std::string merge = o.script_dir + "/merge.sbatch";

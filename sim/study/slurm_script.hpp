@@ -29,7 +29,11 @@ std::string merge_sbatch_text(const SlurmOptions& options);
 /// The one-line submit command (the array, then the merge once every task has ended).
 std::string submit_command(const SlurmOptions& options);
 
-/// Writes the scripts, README and logs/ folder into options.script_dir.
+/// Refuses (ConfigError naming the option) a value that an #SBATCH line cannot carry as it is: the
+/// script folder, the job name and the partition go into those lines, which sbatch reads without a shell.
+void check_slurm_options(const SlurmOptions& options);
+
+/// Checks the options, then writes the scripts, README and logs/ folder into options.script_dir.
 void write_slurm_scripts(const SlurmOptions& options);
 
 /// A word for a shell command line, single-quoted when it needs to be.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "sim/config/node.hpp"
+#include "sim/model/error.hpp"
 #include "sim/model/limits.hpp"
 
 namespace acme::study {
@@ -267,6 +268,36 @@ std::string resolve_config(const config::Node& config, const std::string& base_d
   return absolute.string();
 }
 
+/// A study's name names its output folder (out/NAME) and its Slurm job: letters, digits, '_', '-' and '.',
+/// not starting with '.', at most NAME_MAX_CHARS, so it can neither leave out/ nor reach a shell or sbatch.
+constexpr std::size_t NAME_MAX_CHARS = 100;
+
+bool is_safe_study_name(const std::string& name) {
+  return !name.empty() && name.size() <= NAME_MAX_CHARS && name.front() != '.' &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.") ==
+             std::string::npos;
+}
+
+constexpr const char* NAME_EXPECTED = "expected letters, digits, '_', '-' and '.', not starting with '.', at most 100 "
+                                      "characters (it names the folder out/NAME and the Slurm job)";
+
+std::string study_name(const config::Node& root, const std::string& display_name) {
+  if (root["name"].is_defined()) {
+    std::string name = root["name"].as_string();
+    if (!is_safe_study_name(name)) {
+      root["name"].fail("\"" + excerpt(name) + "\" is not a study name; " + NAME_EXPECTED);
+    }
+    return name;
+  }
+  std::string stem = fs::path(display_name).stem().string();
+  if (!is_safe_study_name(stem)) {
+    throw ConfigError(Location{display_name, 0, 0}, "name",
+                      "the file name \"" + excerpt(stem) + "\" cannot name the study; add a name: key, " +
+                          NAME_EXPECTED);
+  }
+  return stem;
+}
+
 Study parse_study(const config::Node& root, const std::string& display_name, const std::string& base_dir) {
   if (!root.is_map()) {
     root.fail("expected a study: a map with config, grid, zip, seeds (see configs/studies/)");
@@ -274,7 +305,7 @@ Study parse_study(const config::Node& root, const std::string& display_name, con
   root.expect_keys(STUDY_KEYS);
   Study study;
   study.file = display_name;
-  study.name = root["name"].is_defined() ? root["name"].as_string() : fs::path(display_name).stem().string();
+  study.name = study_name(root, display_name);
   study.base_config = resolve_config(root["config"], base_dir);
   study.fixed = parse_fixed(root["set"]);
   if (root["grid"].is_defined()) {

@@ -19,10 +19,12 @@ A case is one file, `tests/hostile/cases/<family>/<name>.case`: header lines, th
     fsize: 100000                      file size limit (RLIMIT_FSIZE) of the run: writes fail like on a
                                        full disk
     timeout: 20                        seconds before the case counts as hung (default 20)
+    env: NAME=VALUE                    an environment variable of the run (repeatable)
     --- config.yaml                    a file of the case (until the next ---); "--- {out}/x" goes into the
     ...                                output folder before the run (an earlier run's outputs)
 
-In args and files: {out} the output folder, {repo} the repository, {repeat:TEXT:N} TEXT N times.
+In args and files: {out} the output folder, {repo} the repository, {repeat:TEXT:N} TEXT N times, {nl} a
+newline (inside one argument of args too).
 Every case also checks: no crash, abort or sanitizer report; on exit 2, one located line; no temporary
 file or staging folder left in the output folder or the case folder.
 """
@@ -54,13 +56,14 @@ MAX_LINE_CHARS = 1200
 
 
 def expand(text, out):
-    text = text.replace("{out}", str(out)).replace("{repo}", str(REPO))
+    text = text.replace("{out}", str(out)).replace("{repo}", str(REPO)).replace("{nl}", "\n")
     return re.sub(r"\{repeat:([^:}]*):(\d+)\}", lambda m: m.group(1) * int(m.group(2)), text)
 
 
 def parse_case(path):
     spec = {"args": "run config.yaml -o {out}", "exit": 2, "stderr": [], "stdout": [], "absent": [], "file": [],
-            "nofile": [], "keep": [], "json": [], "csv": [], "lines": None, "fsize": None, "timeout": 20.0}
+            "nofile": [], "keep": [], "json": [], "csv": [], "lines": None, "fsize": None, "timeout": 20.0,
+            "env": []}
     files = []
     current = None
     for raw in path.read_text().split("\n"):
@@ -75,7 +78,7 @@ def parse_case(path):
             continue
         key, _, value = raw.partition(":")
         value = value.strip()
-        if key in ("stderr", "stdout", "absent", "file", "nofile", "keep", "json", "csv"):
+        if key in ("stderr", "stdout", "absent", "file", "nofile", "keep", "json", "csv", "env"):
             spec[key].append(value)
         elif key in ("exit", "lines", "fsize"):
             spec[key] = int(value)
@@ -166,7 +169,8 @@ def main():
         kept = {name: (out / name).read_bytes() for name in spec["keep"]}
         args = [expand(a, out) for a in shlex.split(spec["args"])]
         try:
-            proc = subprocess.run([binary] + args, cwd=case_dir, capture_output=True, text=True, errors="replace",
+            env = dict(os.environ, **dict(expand(e, out).split("=", 1) for e in spec["env"]))
+            proc = subprocess.run([binary] + args, cwd=case_dir, capture_output=True, text=True, errors="replace", env=env,
                                   timeout=spec["timeout"], preexec_fn=limits(spec["fsize"]))
         except subprocess.TimeoutExpired:
             print(f"FAIL: {case.name}: no answer within {spec['timeout']} s (hung)")
