@@ -1,5 +1,7 @@
 #include "sim/cli/acmetrace_export.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -9,6 +11,7 @@
 
 #include "sim/csv/csv_reader.hpp"
 #include "sim/metrics/atomic_file.hpp"
+#include "sim/model/civil_time.hpp"
 #include "sim/model/cluster_name.hpp"
 #include "sim/model/error.hpp"
 #include "sim/model/job.hpp"
@@ -38,9 +41,48 @@ std::vector<std::string> schema_columns(workloads::AcmeSchema schema) {
   return names;
 }
 
+/// What a cell of an AcmeTrace column must hold, checked before it is copied: the notebook reads these.
+enum class CellKind { TEXT, COUNT, AMOUNT, DATETIME };
+
+CellKind cell_kind(std::string_view column) {
+  for (std::string_view name : {"submit_time", "start_time", "end_time", "fail_time", "stop_time"}) {
+    if (column == name) {
+      return CellKind::DATETIME;
+    }
+  }
+  for (std::string_view name : {"node_num", "gpu_num", "cpu_num"}) {
+    if (column == name) {
+      return CellKind::COUNT;
+    }
+  }
+  for (std::string_view name : {"duration", "queue", "gpu_time", "mem_per_pod_GB", "shared_mem_per_pod"}) {
+    if (column == name) {
+      return CellKind::AMOUNT;
+    }
+  }
+  return CellKind::TEXT;
+}
+
+/// "" when `cell` fits `kind` (an empty cell always does: AcmeTrace leaves unknown values empty), else the
+/// expectation to report.
+std::string cell_problem(CellKind kind, std::string_view cell) {
+  if (cell.empty() || kind == CellKind::TEXT) {
+    return "";
+  }
+  if (kind == CellKind::COUNT) {
+    return csv::parse_number<std::uint64_t>(cell) ? "" : "expected a non-negative integer";
+  }
+  if (kind == CellKind::AMOUNT) {
+    auto value = csv::parse_number<double>(cell);
+    return value && std::isfinite(*value) && *value >= 0 ? "" : "expected a finite non-negative number";
+  }
+  return model::parse_datetime(cell) ? "" : "expected a date-time such as 2023-03-01 00:18:22+08:00";
+}
+
 /// One cluster's trace while it is being written.
 struct TraceSink {
   std::vector<std::optional<std::size_t>> source; ///< jobs.csv column of each schema column (none: empty)
+  std::vector<CellKind> kinds;                    ///< what each schema column's cells must hold
   std::size_t type_at = 0;                        ///< position of `type` in the schema
   std::unique_ptr<metrics::AtomicFile> file;
   std::string buffer;
@@ -73,10 +115,26 @@ public:
       s.file->commit();
       result_.traces.push_back(s.info);
     }
+    remove_earlier_traces();
     return result_;
   }
 
 private:
+  /// A folder holds one export, as a run folder holds one run: trace files of clusters this export did
+  /// not write (an earlier export of another run) are removed once the new ones are committed.
+  void remove_earlier_traces() const {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(out_dir_, ec)) {
+      std::string name = entry.path().filename().string();
+      constexpr std::string_view PREFIX = "trace_";
+      constexpr std::string_view SUFFIX = ".csv";
+      bool trace = name.size() > PREFIX.size() + SUFFIX.size() && name.starts_with(PREFIX) && name.ends_with(SUFFIX);
+      if (trace && !sinks_.contains(name.substr(PREFIX.size(), name.size() - PREFIX.size() - SUFFIX.size()))) {
+        std::filesystem::remove(entry.path(), ec);
+      }
+    }
+  }
+
   static csv::CsvReader open(const std::string& path) {
     auto lines = csv::LineReader::from_file(path);
     if (!lines.is_open()) {
@@ -113,6 +171,7 @@ private:
     std::vector<std::string> columns = schema_columns(workloads::synthetic::schema_for(cluster));
     for (std::size_t i = 0; i < columns.size(); ++i) {
       s.source.push_back(reader_.find(columns[i]));
+      s.kinds.push_back(cell_kind(columns[i]));
       if (columns[i] == "type") {
         s.type_at = i;
       }
@@ -144,7 +203,11 @@ private:
       if (i == s.type_at) {
         s.buffer += model::acmetrace_name(*type);
       } else if (s.source[i]) {
-        model::append_csv_field(s.buffer, reader_.field(*s.source[i]));
+        std::string_view cell = reader_.field(*s.source[i]);
+        if (std::string problem = cell_problem(s.kinds[i], cell); !problem.empty()) {
+          reader_.fail_column(*s.source[i], problem + ", got \"" + excerpt(cell) + "\"");
+        }
+        model::append_csv_field(s.buffer, cell);
       }
     }
     s.buffer += '\n';

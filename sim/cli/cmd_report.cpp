@@ -1,5 +1,6 @@
 // `acme-sim report RUN_DIR|STUDY_DIR -o report.html`: one self-contained HTML page of a run or a study,
 // drawn by tools/report (Python 3 + matplotlib) of the source tree this binary belongs to.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -106,6 +107,28 @@ void check_input(const std::string& dir) {
   }
 }
 
+/// The page may not replace what it reads: inside the folder read, only a new or earlier page (.html, .htm)
+/// may be written; the folder itself and its run's or study's files (summary.json, jobs.csv, ...) are refused.
+void check_output(const std::string& dir, const std::string& output) {
+  std::error_code ec;
+  fs::path in = fs::weakly_canonical(fs::absolute(dir), ec);
+  fs::path out = fs::weakly_canonical(fs::absolute(output), ec);
+  if (ec) {
+    fail("-o " + output, "cannot resolve the path; expected a file path for the HTML page");
+  }
+  if (fs::is_directory(out, ec)) {
+    fail("-o " + output, "is a folder; expected a file path for the HTML page");
+  }
+  auto [end, unused] = std::mismatch(in.begin(), in.end(), out.begin(), out.end());
+  bool inside = end == in.end();
+  std::string ext = out.extension().string();
+  if (inside && ext != ".html" && ext != ".htm") {
+    fail("-o " + output, "lies in the folder the report reads (" + dir +
+                             ") and is not an .html file; expected a page name such as report.html, which never "
+                             "replaces a run's or study's own files");
+  }
+}
+
 /// Runs `argv` and returns its exit code; a child killed by a signal is an error.
 int run_child(const std::vector<std::string>& argv) {
   std::vector<char*> args;
@@ -130,6 +153,14 @@ int run_child(const std::vector<std::string>& argv) {
   return WEXITSTATUS(status);
 }
 
+/// An interpreter that is not Python 3 with matplotlib would fail with no message or a traceback.
+void check_python(const std::string& python) {
+  if (run_child({python, "-c", "import sys, matplotlib; sys.exit(0 if sys.version_info >= (3, 8) else 3)"}) != 0) {
+    fail(python, "is not a Python 3.8+ with matplotlib (it failed to import matplotlib); expected such an "
+                 "interpreter in $ACME_PYTHON, /usr/bin/python3 or the PATH (Debian: python3 python3-matplotlib)");
+  }
+}
+
 } // namespace
 
 int cmd_report(std::vector<std::string> argv) {
@@ -147,8 +178,11 @@ int cmd_report(std::vector<std::string> argv) {
     args.fail("expected acme-sim report RUN_DIR|STUDY_DIR -o report.html");
   }
   check_input(positionals[0]);
+  check_output(positionals[0], *output);
   std::string tool = find_report_tool().string();
-  std::vector<std::string> command = {find_python(), tool, positionals[0], "-o", *output};
+  std::string python = find_python();
+  check_python(python);
+  std::vector<std::string> command = {python, tool, positionals[0], "-o", *output};
   if (title) {
     command.insert(command.end(), {"--title", *title});
   }
