@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "sim/model/units.hpp"
 
@@ -35,6 +36,9 @@ void Recovery::set_aside_spares() {
 }
 
 bool Recovery::take_as_spare(model::ClusterId cluster, std::uint32_t node) {
+  if (!table_.cluster(cluster).jobs_on_node[node].empty()) {
+    return false; // a job still holds it (recovering, hung or awaiting nodes): it comes back to that job
+  }
   auto& spares = spares_[model::to_index(cluster)];
   if (nodes_.reasons(cluster, node) == 1 && spares.size() < faults_.recovery.spare_nodes) {
     spares.push_back(model::NodeId{node}); // the repaired node stays down, held back
@@ -111,8 +115,10 @@ bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job) {
       down.push_back(share.node);
     }
   }
+  // A spare is ready when the pool alone holds it down (not also its failed leaf switch).
+  auto ready = [&](model::NodeId spare) { return nodes_.reasons(job.cluster, model::to_index(spare)) == 1; };
   const auto& idle = cluster.view.idle_node_set();
-  if (spares.size() + idle.count() < down.size()) {
+  if (static_cast<std::size_t>(std::count_if(spares.begin(), spares.end(), ready)) + idle.count() < down.size()) {
     return false;
   }
   bool widened = job.checkpoint.enabled && job.nodes > 1;
@@ -121,9 +127,9 @@ bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job) {
   }
   for (model::NodeId bad : down) {
     model::NodeId good{static_cast<std::uint32_t>(idle.find_first())};
-    if (!spares.empty()) {
-      good = spares.back(); // spare nodes held back for restarts come first
-      spares.pop_back();
+    if (auto spare = std::find_if(spares.rbegin(), spares.rend(), ready); spare != spares.rend()) {
+      good = *spare; // spare nodes held back for restarts come first
+      spares.erase(std::next(spare).base());
       nodes_.up(job.cluster, model::to_index(good), "spare taken");
     }
     auto& on_bad = cluster.jobs_on_node[model::to_index(bad)];

@@ -30,7 +30,8 @@ public:
   bool applies(const model::JobSpec& spec) const { return faults_.recovery.applies(spec.type); }
   /// Holds back each cluster's spare nodes (its last nodes), at the start of the run.
   void set_aside_spares();
-  /// A repaired node refills its cluster's spare pool when the pool is short; true when taken.
+  /// A repaired node refills its cluster's spare pool when the pool is short and no job holds it (a node
+  /// still in a recovering, hung or waiting job's placement comes back to that job); true when taken.
   bool take_as_spare(model::ClusterId cluster, std::uint32_t node);
   /// A failure of `category` struck the job (its progress rolled back, its transfers cancelled).
   void on_failure(model::JobId id, JobRuntime& job, std::uint32_t category);

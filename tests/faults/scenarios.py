@@ -143,8 +143,27 @@ def async_cost(binary, folder):
            f"a costlier background write gives fewer checkpoints ({counts['0.5']} < {counts['0.0123']})")
 
 
+def repaired_while_recovering(binary, folder):
+    # The spare replaced node 0 (cuda, 1 h repair: the pool is short until 15,000 s). Node 1 fails at 13,000 s
+    # (node, 5 min repair) and is repaired before its recovery ends (20 min diagnosis, 14,354 s): it goes back
+    # to the job, which restarts in place, not into the pool to be picked as its own replacement (was exit 3).
+    text = BASE.replace("{{cuda: {{repair: 1h}}}}", "{{cuda: {{repair: 1h}}, node: {{repair: 5min}}}}")
+    (folder / "trace.csv").write_text(TRACE)
+    (folder / "failures.csv").write_text("time,cluster,node,category\n11400,seren,0,cuda\n13000,seren,1,node\n")
+    (folder / "config.yaml").write_text(text.format(
+        nodes=9, recovery="{policy: {name: automatic, human_share: 0, diagnose: 20min}, spare_nodes: 1}",
+        checkpoint="{policy: {name: fixed, interval: 30min}, mode: sync}"))
+    proc = subprocess.run([binary, "run", "config.yaml", "-o", "out", "--quiet", "--check-invariants"], cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+    expect(proc.returncode == 0, "the run succeeds: " + proc.stderr)
+    row = next(csv.DictReader(open(folder / "out" / "jobs.csv")))
+    expect(row["failures"] == "cuda:1;node:1", f"both traced failures hit the job ({row['failures']})")
+    expect(row["attempts"] == "3", f"it restarted after each, without waiting ({row['attempts']} attempts)")
+    expect(row["state"] == "COMPLETED", "it completed")
+
+
 SCENARIOS = {f.__name__: f for f in (automatic, manual, not_recovered, waits_for_node, spare_node, leaf_switch,
-                                     async_cost)}
+                                     async_cost, repaired_while_recovering)}
 
 if __name__ == "__main__":
     binary, name = sys.argv[1], sys.argv[2]

@@ -149,3 +149,58 @@ TEST_CASE("core::recovery: with no node free, the recovered job waits ahead of t
   b.recovery.restart_awaiting_jobs(); // no longer waiting
   CHECK(b.control.calls.size() == 1);
 }
+
+TEST_CASE("core::recovery: a node repaired while its job recovers goes back to the job, not to the pool",
+          "[core][recovery]") {
+  Bench b(true, 4, 1); // no spare set aside: the pool is short
+  model::ClusterId c{0};
+  core::JobRuntime& job = b.fail_job_on(1, 0, 100.0);
+  CHECK_FALSE(b.recovery.take_as_spare(c, 1)); // job 1 still holds node 1
+  CHECK(b.recovery.spares(c).empty());
+  b.nodes.up(c, 1, "repaired"); // as JobLifecycle::node_repaired then does
+  b.timer.set_now(100.0 + STEPS_S);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"});
+  CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{0}, model::NodeId{1}});
+  CHECK(b.table.clusters[0].jobs_on_node[1] == std::vector<model::JobId>{model::JobId{1}});
+}
+
+TEST_CASE("core::recovery: a node repaired while its job awaits nodes goes back to the job", "[core][recovery]") {
+  Bench b(true, 3, 1);                                        // no spare set aside: the pool is short
+  test::run_job(b.table, test::pretrain_job(2, 1, 500.0), 2); // node 2 is busy
+  model::ClusterId c{0};
+  core::JobRuntime& job = b.fail_job_on(1, 0, 100.0);
+  b.timer.set_now(100.0 + STEPS_S);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  REQUIRE(job.stage == core::JobStage::AWAITING_NODES);
+  CHECK_FALSE(b.recovery.take_as_spare(c, 1));
+  b.nodes.up(c, 1, "repaired");
+  b.recovery.restart_awaiting_jobs();
+  CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"});
+  CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{0}, model::NodeId{1}});
+}
+
+TEST_CASE("core::recovery: a hung job's node refills the pool only once the job lets it go", "[core][recovery]") {
+  Bench b(false, 4, 1);
+  model::ClusterId c{0};
+  core::JobRuntime& job = b.fail_job_on(1, 1, 100.0); // hangs on node 1
+  CHECK_FALSE(b.recovery.take_as_spare(c, 1));        // the hung job still holds it
+  auto [noticed_at, noticed] = b.timer.last<core::HangNoticed>();
+  b.timer.set_now(noticed_at);
+  b.recovery.on_hang_noticed(model::JobId{1}, job, noticed.requeue_at_s);
+  CHECK(b.recovery.take_as_spare(c, 1)); // released: a repair now refills the pool
+  CHECK(b.recovery.spares(c) == std::vector<model::NodeId>{model::NodeId{1}});
+}
+
+TEST_CASE("core::recovery: a spare whose leaf switch is down is passed over", "[core][recovery]") {
+  Bench b(true, 4, 1);
+  model::ClusterId c{0};
+  b.recovery.set_aside_spares(); // node 3
+  b.nodes.down(c, 3, "switch");
+  core::JobRuntime& job = b.fail_job_on(0, 0, 100.0);
+  b.timer.set_now(100.0 + STEPS_S);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"});
+  CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{2}, model::NodeId{1}});
+  CHECK(b.recovery.spares(c) == std::vector<model::NodeId>{model::NodeId{3}});
+}
