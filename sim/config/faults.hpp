@@ -19,6 +19,17 @@ struct FailureCategoryConfig {
   bool hang = false;              ///< the job hangs (noticed after a timeout) instead of crashing
 };
 
+/// `failures.node_factor:` how a node's rate departs from the fleet's: a share of "lemon" nodes fail
+/// `lemon_factor` times as often as the rest (Meta RSC, HPCA'25: a few nodes cause a large part of the
+/// failures; the defaults keep every node alike).
+struct NodeFactorConfig {
+  double lemon_share = 0.0;  ///< share of a cluster's nodes that are lemons (rounded to whole nodes)
+  double lemon_factor = 1.0; ///< a lemon's rate over the base rate (>= 1)
+
+  /// The mean factor over a cluster's nodes (1 - s + s·k): what a policy that cannot tell nodes apart sees.
+  double mean_factor() const { return 1.0 - lemon_share + lemon_share * lemon_factor; }
+};
+
 /// The failure category of a leaf switch: its index comes after every node category.
 inline constexpr const char* SWITCH_FAILURE_CATEGORY = "switch";
 
@@ -29,6 +40,7 @@ struct FailureConfig {
   Location where; ///< of the `failures` section, for errors found during the run
   bool enabled = false;
   std::vector<FailureCategoryConfig> categories;
+  NodeFactorConfig node_factor;
   double leaf_rate_per_switch_day = 0.0;
   model::Distribution leaf_repair;
   double spine_link_rate_per_link_day = 0.0; ///< leaf-to-spine links; a failed one removes its capacity (0: off)
@@ -37,7 +49,11 @@ struct FailureConfig {
   bool isolated_until_operator = false; ///< isolated nodes wait for an operator instead of coming back after repair
   model::Distribution operator_return;  ///< operator's delay to return an isolated, repaired node
 
+  /// The base rate of one node (the categories' sum), before its own factor.
   double node_rate_per_day() const;
+  /// The mean rate of a node over the cluster (base x node_factor.mean_factor()): the one rate that the
+  /// failure process draws around and that Young/Daly and the validation read.
+  double mean_node_rate_per_day() const;
   /// Index of the leaf-switch category (= the number of node categories).
   std::uint32_t switch_category() const;
   /// Number of categories, the switch included.

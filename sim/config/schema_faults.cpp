@@ -99,6 +99,25 @@ void check_new_category(const Node& categories, const std::string& name,
   }
 }
 
+// The largest lemon factor accepted: a node failing 1,000 times as often as the rest is already one that
+// fails within hours of any repair at today's rates.
+constexpr double MAX_LEMON_FACTOR = 1000.0;
+
+NodeFactorConfig parse_node_factor(const Node& node) {
+  NodeFactorConfig f;
+  if (!node.is_defined()) {
+    return f;
+  }
+  node.expect_keys({"lemon_share", "lemon_factor"});
+  if (Node share = node["lemon_share"]; share.is_defined()) {
+    f.lemon_share = share.as_double_in(0.0, 1.0, "a share of nodes in [0, 1]");
+  }
+  if (Node factor = node["lemon_factor"]; factor.is_defined()) {
+    f.lemon_factor = factor.as_double_in(1.0, MAX_LEMON_FACTOR, "a factor in [1, 1000] over the base rate");
+  }
+  return f;
+}
+
 FailureConfig parse_failures(const Node& node) {
   FailureConfig f;
   for (const auto& d : DEFAULT_CATEGORIES) {
@@ -112,8 +131,8 @@ FailureConfig parse_failures(const Node& node) {
   if (!node.is_defined()) {
     return f;
   }
-  node.expect_keys(
-      {"enabled", "categories", "leaf_switch", "spine_link", "trace", "isolated_until_operator", "operator_return"});
+  node.expect_keys({"enabled", "categories", "node_factor", "leaf_switch", "spine_link", "trace",
+                    "isolated_until_operator", "operator_return"});
   f.where = node.location();
   f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
   // Random failures are on when the section is present, unless it only replays a trace.
@@ -130,6 +149,7 @@ FailureConfig parse_failures(const Node& node) {
       }
     }
   }
+  f.node_factor = parse_node_factor(node["node_factor"]);
   if (Node leaf = node["leaf_switch"]; leaf.is_defined()) {
     leaf.expect_keys({"rate_per_1000_switch_days", "repair"});
     if (Node rate = leaf["rate_per_1000_switch_days"]; rate.is_defined()) {
@@ -226,6 +246,10 @@ double FailureConfig::node_rate_per_day() const {
     total += c.rate_per_node_day;
   }
   return total;
+}
+
+double FailureConfig::mean_node_rate_per_day() const {
+  return node_rate_per_day() * node_factor.mean_factor();
 }
 
 std::uint32_t FailureConfig::switch_category() const {

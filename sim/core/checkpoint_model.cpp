@@ -67,7 +67,12 @@ void CheckpointModel::estimate_costs(JobRuntime& job) {
 
 double CheckpointModel::mtbf_s(const JobRuntime& job) const {
   const auto& failures = faults_.failures;
-  double rate_per_s = failures.enabled ? failures.node_rate_per_day() / model::SECONDS_PER_DAY : 0.0;
+  // One rate model: the random process's mean node rate, plus what a replayed failure trace shows.
+  double rate_per_s = failures.enabled ? failures.mean_node_rate_per_day() / model::SECONDS_PER_DAY : 0.0;
+  std::size_t cluster = model::to_index(job.cluster);
+  if (cluster < traced_rate_per_node_s_.size()) {
+    rate_per_s += traced_rate_per_node_s_[cluster];
+  }
   double nodes = std::max<double>(1.0, job.nodes);
   return rate_per_s > 0.0 ? 1.0 / (rate_per_s * nodes) : INFINITE_S;
 }
@@ -101,7 +106,8 @@ TransferId CheckpointModel::start_transfer(model::JobId id, JobRuntime& job, IoD
   request.bytes = job.checkpoint.bytes;
   request.direction = direction;
   request.owner = id;
-  if (entry.placement.size() > 1) {
+  if (entry.placement.size() > 1 && io_.stripes()) { // a list per transfer only where the network reads it
+    request.stripe_nodes.reserve(entry.placement.size());
     for (const auto& share : entry.placement) {
       request.stripe_nodes.push_back(share.node);
     }

@@ -46,6 +46,9 @@ public:
                   metrics::EventTrace* trace = nullptr);
 
   const CheckpointCosts& costs() const { return costs_; }
+  /// Per cluster, the node failure rate a failure trace shows (its failures over its nodes and span), for
+  /// the MTBF that Young/Daly read when failures come from a trace alone; 0 where none is known.
+  void set_traced_rates(std::vector<double> rate_per_node_s) { traced_rate_per_node_s_ = std::move(rate_per_node_s); }
   /// Connects the network model (optional): told when jobs start and stop computing.
   void attach(ComputeHooks* hooks) { hooks_ = hooks; }
   /// A job enters the system: its work, whether the model applies, the size of its checkpoints.
@@ -92,6 +95,7 @@ private:
   void trace(model::JobId id, const JobRuntime& job, bool restore, std::string_view detail) const;
 
   const config::FaultConfig& faults_;
+  std::vector<double> traced_rate_per_node_s_; ///< per cluster (set_traced_rates); empty: none
   const policies::CheckpointPolicy& policy_;
   CheckpointCosts costs_;
   TimerService& timer_;

@@ -133,6 +133,21 @@ std::vector<const model::ClusterView*> views_of(const JobTable& table) {
   return views;
 }
 
+/// Per cluster, the failures of the trace per node-second over its span (from the epoch to its last row).
+std::vector<double> traced_rates(const std::vector<FailureTraceRow>& trace, const std::vector<std::uint32_t>& nodes) {
+  std::vector<double> count(nodes.size(), 0.0);
+  double span_s = 0.0;
+  for (const FailureTraceRow& row : trace) {
+    count[model::to_index(row.cluster)] += 1.0;
+    span_s = std::max(span_s, row.time_s);
+  }
+  std::vector<double> rates(nodes.size(), 0.0);
+  for (std::size_t c = 0; c < nodes.size() && span_s > 0.0; ++c) {
+    rates[c] = nodes[c] > 0 ? count[c] / (nodes[c] * span_s) : 0.0;
+  }
+  return rates;
+}
+
 } // namespace
 
 EventLoop::EventLoop(LoopSetup setup)
@@ -176,9 +191,22 @@ EventLoop::EventLoop(LoopSetup setup)
   }
   next_job_ = workload_->next();
   recovery_.set_aside_spares();
-  const std::string& trace = config_.faults->failures.trace_path;
-  failures_.start(trace.empty() ? std::vector<FailureTraceRow>{}
-                                : load_failure_trace(config_.resolve_path(trace), config_, workload_->epoch_unix_s()));
+  start_failures();
+}
+
+void EventLoop::start_failures() {
+  std::vector<std::uint32_t> nodes;
+  for (const auto& cluster : config_.clusters) {
+    nodes.push_back(cluster.nodes);
+  }
+  model::Rng factor_rng(config_.seed, "engine/node_factor");
+  failures_.set_node_factors(draw_node_factors(config_.faults->failures.node_factor, nodes, factor_rng));
+  const std::string& path = config_.faults->failures.trace_path;
+  std::vector<FailureTraceRow> trace =
+      path.empty() ? std::vector<FailureTraceRow>{}
+                   : load_failure_trace(config_.resolve_path(path), config_, workload_->epoch_unix_s());
+  checkpoint_.set_traced_rates(traced_rates(trace, nodes));
+  failures_.start(trace);
 }
 
 Sampler::Probe EventLoop::network_probe() {

@@ -97,6 +97,8 @@ private:
   /// The sampler's probe of NIC and spine use (fluid model only).
   Sampler::Probe network_probe();
   void take_submissions(double now_s);
+  /// Draws each node's failure-rate factor, then starts the failure process (its trace and first draws).
+  void start_failures();
   void run_schedulers();
   void check_invariants() const;
 

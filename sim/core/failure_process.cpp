@@ -42,7 +42,7 @@ void FailureProcess::draw_next_failure(model::ClusterId cluster, std::uint32_t n
   if (!config_.enabled) {
     return;
   }
-  double rate = config_.node_rate_per_day() / model::SECONDS_PER_DAY;
+  double rate = config_.node_rate_per_day() * node_factor(cluster, node) / model::SECONDS_PER_DAY;
   if (rate <= 0.0) {
     return;
   }

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/config/faults.hpp"
 #include "sim/core/failure_trace.hpp"
 #include "sim/core/node_availability.hpp"
+#include "sim/core/node_factors.hpp"
 #include "sim/core/timer_service.hpp"
 #include "sim/model/rng.hpp"
 
@@ -37,6 +39,12 @@ public:
   FailureProcess(const config::FailureConfig& config, std::vector<FailureShape> clusters, TimerService& timer,
                  model::Rng& rng, NodeAvailability& nodes, FailureHooks& hooks);
 
+  /// Each node's factor on the base rate (draw_node_factors); before start(). Without, every node has 1.
+  void set_node_factors(NodeFactors factors) { factors_ = std::move(factors); }
+  /// The factor of a node on the base rate.
+  double node_factor(model::ClusterId cluster, std::uint32_t node) const {
+    return factors_.empty() ? 1.0 : factors_[model::to_index(cluster)][node];
+  }
   /// Schedules the trace's failures and the first draws of every node and leaf switch.
   void start(const std::vector<FailureTraceRow>& trace);
   void on(const NodeFailed& event);
@@ -60,6 +68,7 @@ private:
   NodeAvailability& nodes_;
   FailureHooks& hooks_;
   std::vector<std::vector<std::uint32_t>> generation_; ///< per cluster, per node: invalidates older draws
+  NodeFactors factors_;                                ///< per cluster, per node; empty: all 1
 };
 
 } // namespace acme::core

@@ -51,7 +51,7 @@ Oracle load_oracle(const ValidationContext& ctx) {
   Oracle o;
   o.scenario_path = write_scenario(ctx, "checkpoint/oracle.yaml");
   config::Config cfg = config::load_config(o.scenario_path);
-  o.mtbf_s = DAY_S / cfg.faults->failures.node_rate_per_day();
+  o.mtbf_s = DAY_S / cfg.faults->failures.mean_node_rate_per_day();
   o.downtime_s = cfg.faults->recovery.policy.node["detect_crash"].as_duration_s();
   o.jobs = static_cast<int>(cfg.clusters.at(0).nodes / 2);
   return o;

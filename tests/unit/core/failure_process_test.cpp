@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <utility>
 
 #include "sim/core/failure_process.hpp"
@@ -183,4 +184,51 @@ TEST_CASE("core::node_availability: a node is back only when every reason to be 
   CHECK(table.clusters[0].pending ==
         std::vector<model::Event>{model::NodeDown{model::NodeId{1}}, model::NodeUp{model::NodeId{1}}});
   CHECK(io.power == std::vector<std::pair<std::uint32_t, bool>>{{1, false}, {1, true}});
+}
+
+namespace {
+
+/// The first failure time drawn for each node of a started process.
+std::vector<double> first_draws(const FakeTimer& timer) {
+  std::vector<double> at(4, 0.0);
+  for (const auto& s : timer.scheduled) {
+    if (const auto* e = std::get_if<core::NodeFailed>(&s.event)) {
+      at[e->node] = s.time_s;
+    }
+  }
+  return at;
+}
+
+} // namespace
+
+TEST_CASE("core::failure_process: a lemon node fails at its factor times the base rate", "[core][failures]") {
+  Bench plain(two_categories(true));
+  plain.failures.start({});
+  Bench lemon(two_categories(true));
+  constexpr double FACTOR = 8.0;
+  lemon.failures.set_node_factors({{1.0, FACTOR, 1.0, 1.0}});
+  lemon.failures.start({});
+  CHECK(lemon.failures.node_factor(model::ClusterId{0}, 1) == FACTOR);
+  std::vector<double> a = first_draws(plain.timer);
+  std::vector<double> b = first_draws(lemon.timer);
+  // The same uniform draws: an exponential at k times the rate comes k times sooner, the others alike.
+  CHECK(b[0] == a[0]);
+  CHECK(b[1] == Approx(a[1] / FACTOR).epsilon(1e-12));
+  CHECK(b[2] == a[2]);
+  CHECK(b[3] == a[3]);
+}
+
+TEST_CASE("core::node_factors: round(share x nodes) distinct lemons, drawn from the seed alone", "[core][failures]") {
+  config::NodeFactorConfig c{0.25, 10.0};
+  model::Rng rng1(5, "engine/node_factor");
+  model::Rng rng2(5, "engine/node_factor");
+  core::NodeFactors f = core::draw_node_factors(c, {10, 4}, rng1);
+  REQUIRE(f.size() == 2);
+  CHECK(std::count(f[0].begin(), f[0].end(), 10.0) == 3); // round(2.5) = 3 (half away from zero)
+  CHECK(std::count(f[0].begin(), f[0].end(), 1.0) == 7);
+  CHECK(std::count(f[1].begin(), f[1].end(), 10.0) == 1);
+  CHECK(core::draw_node_factors(c, {10, 4}, rng2) == f);
+  CHECK(c.mean_factor() == Approx(0.75 + 0.25 * 10.0));
+  model::Rng rng3(5);
+  CHECK(core::draw_node_factors(config::NodeFactorConfig{}, {10}, rng3).empty()); // no mixture: no draws
 }
