@@ -31,6 +31,9 @@ public:
   virtual ~IoService() = default;
   /// Starts a transfer from (write) or to (read) the storage system; its id is never 0.
   virtual TransferId start(const TransferRequest& request) = 0;
+  /// Whether a multi-node job's transfer moves through each of its nodes (it reads stripe_nodes); when
+  /// false, stripe_nodes is ignored and callers leave it empty.
+  virtual bool stripes() const = 0;
   /// Drops a transfer: no TransferDone is queued for it from now on.
   virtual void cancel(TransferId id) = 0;
   /// Widens (nodes > 1) or restores (nodes == 1) a node's storage NIC to `nodes` times its bandwidth:

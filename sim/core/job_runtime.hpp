@@ -6,6 +6,7 @@
 
 #include "sim/core/engine_event.hpp"
 #include "sim/core/job_accounting.hpp"
+#include "sim/model/decision.hpp"
 #include "sim/model/ids.hpp"
 #include "sim/model/parallel_layout.hpp"
 
@@ -71,18 +72,30 @@ struct PlanState {
 };
 
 /// A job's draw as the power meter keeps it (sim/core/power_meter.hpp): its energy, all attempts.
+/// Time a job spent at one draw per GPU above idle: the power meter books it to the nodes the job holds
+/// whole when it leaves them.
+struct DrawLevel {
+  double extra_W = 0.0;
+  double seconds = 0.0;
+};
+
 struct JobPower {
   model::JobId id{};
-  double busy_extra_W = 0.0; ///< per GPU above its nodes' idle draw while computing (drawn once per job)
-  double held_W = 0.0;       ///< wall draw of its held GPUs at idle plus its share of its nodes' idle base
-  double per_extra_W = 0.0;  ///< wall watts per watt its GPUs draw above idle (its GPUs, with base and supplies)
-  double extra_W = 0.0;      ///< current draw per GPU above its nodes' idle draw
-  double since_s = 0.0;      ///< start of the current draw
-  bool allocated = false;    ///< holds GPUs (or CPU-pool cores)
-  bool stalled = false;      ///< the current draw is a checkpoint stall
-  double energy_J = 0.0;     ///< all attempts
-  double stall_J = 0.0;      ///< spent in checkpoint stalls
-  double rollback_J = 0.0;   ///< spent on work that failures rolled back
+  double busy_extra_W = 0.0;       ///< per GPU above its nodes' idle draw while computing (drawn once per job)
+  double held_W = 0.0;             ///< wall draw of its held GPUs at idle plus its share of its nodes' idle base
+  double per_extra_W = 0.0;        ///< wall watts per watt its GPUs draw above idle (its GPUs, with base and supplies)
+  double extra_W = 0.0;            ///< current draw per GPU above its nodes' idle draw
+  double since_s = 0.0;            ///< start of the current draw
+  bool allocated = false;          ///< holds GPUs (or CPU-pool cores)
+  bool stalled = false;            ///< the current draw is a checkpoint stall
+  double energy_J = 0.0;           ///< all attempts
+  double stall_J = 0.0;            ///< spent in checkpoint stalls
+  double rollback_J = 0.0;         ///< spent on work that failures rolled back
+  double carried_gpus = 0.0;       ///< GPUs of the nodes it holds whole and carries (each draws what it draws)
+  double carried_wall_per_W = 0.0; ///< wall watts of those nodes per watt their GPUs draw above idle
+  std::vector<std::uint32_t> carried_nodes; ///< the nodes it carries, placement order
+  std::vector<model::NodeShare> shared;     ///< its other shares: kept node by node
+  std::vector<DrawLevel> levels;            ///< time at each draw since it took its carried nodes
 
   /// Wall watts of the job computing on its current nodes.
   double compute_W() const { return held_W + per_extra_W * busy_extra_W; }

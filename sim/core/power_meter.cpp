@@ -30,6 +30,25 @@ double gpus_of(const model::NodeShare& share) {
   return static_cast<double>(model::share_milli(share)) / model::MILLI_PER_GPU;
 }
 
+/// Jobs that hold at least this many nodes whole carry them (below, node-by-node keeping costs as little
+/// and keeps small runs' figures exactly as they were).
+constexpr std::size_t CARRY_MIN_NODES = 16;
+
+bool is_whole(const model::NodeShare& share, std::uint32_t node_gpus) {
+  return share.milli == 0 && share.gpus == node_gpus;
+}
+
+/// Adds `dt` to the ledger's time at draw `extra_W` (a job has few: busy, checkpoint or restore, idle).
+void note_level(std::vector<DrawLevel>& levels, double extra_W, double dt) {
+  for (DrawLevel& level : levels) {
+    if (level.extra_W == extra_W) {
+      level.seconds += dt;
+      return;
+    }
+  }
+  levels.push_back(DrawLevel{extra_W, dt});
+}
+
 bool is_stall(JobStage stage) {
   return stage == JobStage::CHECKPOINTING || stage == JobStage::SNAPSHOTTING || stage == JobStage::SLOT_WAIT;
 }
@@ -87,7 +106,11 @@ double PowerMeter::node_wall_W(const ClusterMeter& c, const NodeMeter& n) const 
   if (n.power == model::NodePower::OFF) {
     return c.node_off_W;
   }
-  return (n.gpus * n.idle_W + n.extra_W * (1.0 + n.slope) + c.base_idle_W) / c.efficiency;
+  return node_wall_at_W(c, n, n.extra_W);
+}
+
+double PowerMeter::node_wall_at_W(const ClusterMeter& c, const NodeMeter& n, double extra_W) const {
+  return (n.gpus * n.idle_W + extra_W * (1.0 + n.slope) + c.base_idle_W) / c.efficiency;
 }
 
 void PowerMeter::advance(ClusterMeter& c, double now_s) {
@@ -142,13 +165,29 @@ void PowerMeter::allocated(JobRuntime& job) {
   ClusterMeter& c = meter_of(job);
   const model::ClusterView& view = table_.cluster_of(job).view;
   const model::JobEntry& entry = view.job(p.id);
+  ACME_ASSERT(p.carried_nodes.empty() && p.levels.empty(), "a job's ledger is booked when it leaves its nodes");
   p.held_W = 0.0;
   p.per_extra_W = 0.0;
+  p.shared.clear();
+  std::size_t whole = 0;
   for (const auto& share : entry.placement) {
-    const NodeMeter& n = c.nodes[model::to_index(share.node)];
+    whole += is_whole(share, c.nodes[model::to_index(share.node)].gpus) ? 1 : 0;
+  }
+  bool carry = whole >= CARRY_MIN_NODES;
+  for (const auto& share : entry.placement) {
+    NodeMeter& n = c.nodes[model::to_index(share.node)];
     double g = gpus_of(share);
     p.held_W += (g * n.idle_W + g / n.gpus * c.base_idle_W) / c.efficiency;
     p.per_extra_W += g * (1.0 + n.slope) / c.efficiency;
+    if (!carry || !is_whole(share, n.gpus)) {
+      p.shared.push_back(share);
+      continue;
+    }
+    touch(c, n, view.now_s()); // its own draw up to now; from now on it draws what the job draws
+    n.carried = true;
+    p.carried_nodes.push_back(model::to_index(share.node));
+    p.carried_gpus += g;
+    p.carried_wall_per_W += g * (1.0 + n.slope) / c.efficiency;
   }
   if (!p.allocated && entry.placement.empty() && entry.spec.cpus > 0) {
     double cores = entry.spec.cpus;
@@ -162,7 +201,10 @@ void PowerMeter::allocated(JobRuntime& job) {
 
 void PowerMeter::placement_changed(JobRuntime& job) {
   ACME_ASSERT(job.power.extra_W == 0.0, "a job moves to other nodes only while its GPUs are idle");
-  close_segment(meter_of(job), job, table_.cluster_of(job).view.now_s());
+  ClusterMeter& c = meter_of(job);
+  double now_s = table_.cluster_of(job).view.now_s();
+  close_segment(c, job, now_s);
+  book_carried(c, job.power, now_s); // to the nodes it held: the view shows the new ones already
   allocated(job);
 }
 
@@ -176,6 +218,7 @@ void PowerMeter::releasing(JobRuntime& job) {
   double now_s = view.now_s();
   redraw(job, 0.0, false, now_s);
   close_segment(c, job, now_s);
+  book_carried(c, p, now_s);
   const model::JobEntry& entry = view.job(p.id);
   if (entry.placement.empty() && entry.spec.cpus > 0) {
     set_cpu_cores(c, -static_cast<double>(entry.spec.cpus), now_s);
@@ -198,8 +241,11 @@ void PowerMeter::close_segment(ClusterMeter& c, JobRuntime& job, double now_s) {
   double joules = (p.held_W + p.per_extra_W * p.extra_W) * dt;
   p.energy_J += joules;
   p.stall_J += p.stalled ? joules : 0.0;
+  if (!p.carried_nodes.empty()) {
+    note_level(p.levels, p.extra_W, dt); // its carried nodes: booked node by node when it leaves them
+  }
   if (p.extra_W > 0.0) {
-    for (const auto& share : table_.cluster_of(job).view.job(p.id).placement) {
+    for (const auto& share : p.shared) {
       c.report.gpu_W.add(c.nodes[model::to_index(share.node)].idle_W + p.extra_W, gpus_of(share) * dt);
     }
   }
@@ -215,14 +261,34 @@ void PowerMeter::redraw(JobRuntime& job, double extra_W, bool stalled, double no
   close_segment(c, job, now_s);
   if (extra_W != p.extra_W) {
     advance(c, now_s);
+    if (!p.carried_nodes.empty()) { // its carried nodes draw what it draws: one update for all of them
+      c.nodes_W += (extra_W - p.extra_W) * p.carried_wall_per_W;
+      c.gpu_W += (extra_W - p.extra_W) * p.carried_gpus;
+    }
     double active = (extra_W > 0.0 ? 1.0 : 0.0) - (p.extra_W > 0.0 ? 1.0 : 0.0);
-    for (const auto& share : table_.cluster_of(job).view.job(p.id).placement) {
+    for (const auto& share : p.shared) {
       double g = gpus_of(share);
       shift_node(c, c.nodes[model::to_index(share.node)], g * (extra_W - p.extra_W), g * active, now_s);
     }
   }
   p.extra_W = extra_W;
   p.stalled = stalled;
+}
+
+void PowerMeter::book_carried(ClusterMeter& c, JobPower& p, double now_s) {
+  for (std::uint32_t index : p.carried_nodes) {
+    NodeMeter& n = c.nodes[index];
+    for (const DrawLevel& level : p.levels) {
+      c.report.gpu_server_W.add(node_wall_at_W(c, n, n.gpus * level.extra_W), level.seconds);
+      c.report.gpu_W.add(n.idle_W + level.extra_W, n.gpus * level.seconds);
+    }
+    n.carried = false;
+    n.since_s = now_s;
+  }
+  p.carried_nodes.clear();
+  p.levels.clear();
+  p.carried_gpus = 0.0;
+  p.carried_wall_per_W = 0.0;
 }
 
 double PowerMeter::extra_for(const JobRuntime& job) const {
@@ -283,6 +349,7 @@ void PowerMeter::set_cpu_cores(ClusterMeter& c, double delta_cores, double now_s
 void PowerMeter::set_node_power(model::ClusterId cluster, std::uint32_t node, model::NodePower power, double now_s) {
   ClusterMeter& c = clusters_.at(model::to_index(cluster));
   NodeMeter& n = c.nodes.at(node);
+  ACME_ASSERT(!n.carried, "power policies switch only nodes no job holds");
   advance(c, now_s);
   touch(c, n, now_s);
   double wall = node_wall_W(c, n);
@@ -312,6 +379,7 @@ std::vector<metrics::ClusterPowerReport> PowerMeter::finish(double now_s) {
   for (ClusterMeter& c : clusters_) {
     advance(c, now_s);
     for (NodeMeter& n : c.nodes) {
+      ACME_ASSERT(!n.carried, "every job has left its nodes when the meter closes");
       touch(c, n, now_s);
     }
     metrics::ClusterPowerReport r = c.report;

@@ -21,6 +21,11 @@ namespace acme::core {
 /// a checkpoint, restores or loads a model; a node's base (CPUs, memory, NICs, fans) rises linearly with
 /// its GPUs' draw above idle; the supplies lose 1 - psu_efficiency of it all. A job is charged its GPUs'
 /// draw and its share of its nodes' base (by GPUs held, plus the base its own load adds).
+///
+/// A large job carries the nodes it holds whole: such a node draws what the job draws, so a change of the
+/// job's draw moves the cluster's sums by one product, and the job's time at each draw is booked to those
+/// nodes' histograms when it leaves them. A checkpoint of a 4,096-node job then costs what one of a
+/// single-node job costs.
 class PowerMeter final : public ActivityListener {
 public:
   /// `table` holds the clusters (their views give placements, shapes and the time).
@@ -57,6 +62,7 @@ private:
     double active_gpus = 0.0; ///< GPUs drawing above idle
     double since_s = 0.0;     ///< last change
     model::NodePower power = model::NodePower::ON;
+    bool carried = false; ///< held whole by a job that books it from its ledger when it leaves
   };
   struct ClusterMeter {
     std::vector<NodeMeter> nodes;
@@ -83,6 +89,10 @@ private:
   ClusterMeter make_cluster(const config::ClusterConfig& cc, const model::ClusterView& view) const;
   ClusterMeter& meter_of(const JobRuntime& job) { return clusters_[model::to_index(job.cluster)]; }
   double node_wall_W(const ClusterMeter& c, const NodeMeter& n) const;
+  /// The wall draw of a powered node whose GPUs draw `extra_W` above idle in all.
+  double node_wall_at_W(const ClusterMeter& c, const NodeMeter& n, double extra_W) const;
+  /// Books the job's ledger to the nodes it carries and hands them back to per-node keeping.
+  void book_carried(ClusterMeter& c, JobPower& p, double now_s);
   double node_gpu_W(const NodeMeter& n) const;
   /// Integrates the cluster's sums up to `now_s`.
   void advance(ClusterMeter& c, double now_s);

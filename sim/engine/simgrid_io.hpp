@@ -26,6 +26,7 @@ public:
   using Changed = std::function<void(model::ClusterId cluster, const std::vector<model::NodeId>& nodes, int delta)>;
 
   SimgridIo(Platform& platform, Completion on_done, bool striped = false, Changed on_change = {});
+  bool stripes() const override { return striped_; }
   ~SimgridIo() override;
   SimgridIo(const SimgridIo&) = delete;
   SimgridIo& operator=(const SimgridIo&) = delete;

@@ -65,6 +65,7 @@ class FakeIo final : public core::IoService {
 public:
   core::TransferId start(const core::TransferRequest& request) override;
   void cancel(core::TransferId id) override { cancelled.push_back(id); }
+  bool stripes() const override { return striped; }
   void widen_nic(model::ClusterId cluster, model::NodeId node, std::uint32_t nodes) override;
   void set_node_power(model::ClusterId cluster, model::NodeId node, bool on) override;
   /// The event a transfer that ran `duration_s` comes back as.
@@ -73,6 +74,7 @@ public:
 
   std::map<core::TransferId, core::TransferRequest> started;
   std::vector<core::TransferId> cancelled;
+  bool striped = false;                                         ///< what stripes() answers
   std::vector<std::pair<std::uint32_t, std::uint32_t>> widened; ///< (node, nodes)
   std::vector<std::pair<std::uint32_t, bool>> power;            ///< (node, on)
 

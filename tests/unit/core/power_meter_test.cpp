@@ -169,3 +169,36 @@ TEST_CASE("core::power_meter: energy up to any time between changes (the time se
   CHECK(job.power.compute_W() == 2 * 2800.0); // what a rolled-back second of its work cost
   CHECK(meter.energy_J(model::ClusterId{0}, 30.0) == 1760.0 * 20 + 5600.0 * 10);
 }
+
+TEST_CASE("core::power_meter: a job carrying 16 whole nodes books the same figures as node-by-node keeping",
+          "[core][power]") {
+  // The hand schedule of the first case on a 16-node job (it carries its nodes) beside one idle node.
+  std::string text = HAND_CONFIG;
+  text.replace(text.find("nodes: 2"), 8, "nodes: 17");
+  config::Config cfg = config::load_config_text(text, "hand.yaml", "");
+  core::JobTable table = test::one_cluster(17);
+  core::PowerMeter meter(cfg, table);
+  model::ClusterId cluster{0};
+  model::JobSpec spec = test::pretrain_job(1, 16, 1000.0);
+  core::JobRuntime& job = start(table, meter, spec, 100.0);
+  REQUIRE(job.power.carried_nodes.size() == 16);
+  enter(table, job, core::JobStage::COMPUTING, 110.0);
+  CHECK(meter.power_W(cluster) == 16 * 2800.0 + 880.0);
+  enter(table, job, core::JobStage::CHECKPOINTING, 210.0);
+  CHECK(meter.power_W(cluster) == 16 * 1200.0 + 880.0);
+  enter(table, job, core::JobStage::COMPUTING, 230.0);
+  release(table, meter, job, spec.id, 330.0);
+  CHECK(job.power.carried_nodes.empty());
+  auto reports = meter.finish(400.0);
+  const metrics::ClusterPowerReport& r = reports.at(0);
+  CHECK(r.total_J() == 17 * 880.0 * 400 + 16 * (1920.0 * 200 + 320.0 * 20));
+  CHECK(r.gpu_J == 17 * 8 * 60.0 * 400 + 16 * (8 * 240.0 * 200 + 8 * 40.0 * 20));
+  CHECK(r.peak_W == 16 * 2800.0 + 880.0);
+  CHECK(job.power.energy_J == 16 * (880.0 * 10 + 2800.0 * 100 + 1200.0 * 20 + 2800.0 * 100));
+  // Per GPU: 16 x 1600 GPU-s at 300 W, 16 x 160 at 100 W, the rest at 60 W; per node the same shares.
+  CHECK(r.gpu_W.total_weight() == 17 * 8 * 400.0);
+  CHECK(r.gpu_W.cdf(61.0) == Approx((17 * 3200.0 - 16 * 1760.0) / (17 * 3200.0)));
+  CHECK(r.gpu_W.cdf(101.0) == Approx((17 * 3200.0 - 16 * 1600.0) / (17 * 3200.0)));
+  CHECK(r.gpu_server_W.total_weight() == 17 * 400.0);
+  CHECK(r.gpu_server_W.mean_W() == Approx(r.total_J() / (17 * 400.0)));
+}
