@@ -1,5 +1,7 @@
 #include "sim/study/regression_check.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -127,7 +129,11 @@ Baseline load_baseline(const std::string& path) {
     metrics.fail("expected a non-empty object of metric: number");
   }
   for (const auto& name : metrics.keys()) {
-    baseline.metrics.push_back({name, metrics[name].as_double()});
+    config::Node value = metrics[name];
+    if (value.yaml().IsScalar() && value.yaml().Tag() == "!") { // a JSON string such as "12" is no number
+      value.fail("expected a number, got the string \"" + excerpt(value.yaml().Scalar()) + "\"");
+    }
+    baseline.metrics.push_back({name, value.as_double()});
   }
   return baseline;
 }
