@@ -116,6 +116,9 @@ void check_output(const std::string& dir, const std::string& output) {
   if (ec) {
     fail("-o " + output, "cannot resolve the path; expected a file path for the HTML page");
   }
+  if (!in.has_filename()) {
+    in = in.parent_path(); // "RUN/" names the same folder as "RUN"
+  }
   if (fs::is_directory(out, ec)) {
     fail("-o " + output, "is a folder; expected a file path for the HTML page");
   }
