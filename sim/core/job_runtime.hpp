@@ -94,7 +94,7 @@ struct JobPower {
   double carried_gpus = 0.0;       ///< GPUs of the nodes it holds whole and carries (each draws what it draws)
   double carried_wall_per_W = 0.0; ///< wall watts of those nodes per watt their GPUs draw above idle
   std::vector<std::uint32_t> carried_nodes; ///< the nodes it carries, placement order
-  std::vector<model::NodeShare> shared;     ///< its other shares: kept node by node
+  std::vector<model::NodeShare> shared;     ///< while it carries nodes, its other shares (kept node by node)
   std::vector<DrawLevel> levels;            ///< time at each draw since it took its carried nodes
 
   /// Wall watts of the job computing on its current nodes.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 
 #include "sim/model/assert.hpp"
@@ -168,7 +169,6 @@ void PowerMeter::allocated(JobRuntime& job) {
   ACME_ASSERT(p.carried_nodes.empty() && p.levels.empty(), "a job's ledger is booked when it leaves its nodes");
   p.held_W = 0.0;
   p.per_extra_W = 0.0;
-  p.shared.clear();
   std::size_t whole = 0;
   for (const auto& share : entry.placement) {
     whole += is_whole(share, c.nodes[model::to_index(share.node)].gpus) ? 1 : 0;
@@ -180,7 +180,6 @@ void PowerMeter::allocated(JobRuntime& job) {
     p.held_W += (g * n.idle_W + g / n.gpus * c.base_idle_W) / c.efficiency;
     p.per_extra_W += g * (1.0 + n.slope) / c.efficiency;
     if (!carry || !is_whole(share, n.gpus)) {
-      p.shared.push_back(share);
       continue;
     }
     touch(c, n, view.now_s()); // its own draw up to now; from now on it draws what the job draws
@@ -188,6 +187,12 @@ void PowerMeter::allocated(JobRuntime& job) {
     p.carried_nodes.push_back(model::to_index(share.node));
     p.carried_gpus += g;
     p.carried_wall_per_W += g * (1.0 + n.slope) / c.efficiency;
+  }
+  p.shared.clear();
+  if (carry) { // the shares it does not carry, kept node by node (a job that carries none reads the view)
+    std::copy_if(
+        entry.placement.begin(), entry.placement.end(), std::back_inserter(p.shared),
+        [&](const model::NodeShare& share) { return !is_whole(share, c.nodes[model::to_index(share.node)].gpus); });
   }
   if (!p.allocated && entry.placement.empty() && entry.spec.cpus > 0) {
     double cores = entry.spec.cpus;
@@ -245,7 +250,7 @@ void PowerMeter::close_segment(ClusterMeter& c, JobRuntime& job, double now_s) {
     note_level(p.levels, p.extra_W, dt); // its carried nodes: booked node by node when it leaves them
   }
   if (p.extra_W > 0.0) {
-    for (const auto& share : p.shared) {
+    for (const auto& share : node_by_node_shares(job)) {
       c.report.gpu_W.add(c.nodes[model::to_index(share.node)].idle_W + p.extra_W, gpus_of(share) * dt);
     }
   }
@@ -266,13 +271,18 @@ void PowerMeter::redraw(JobRuntime& job, double extra_W, bool stalled, double no
       c.gpu_W += (extra_W - p.extra_W) * p.carried_gpus;
     }
     double active = (extra_W > 0.0 ? 1.0 : 0.0) - (p.extra_W > 0.0 ? 1.0 : 0.0);
-    for (const auto& share : p.shared) {
+    for (const auto& share : node_by_node_shares(job)) {
       double g = gpus_of(share);
       shift_node(c, c.nodes[model::to_index(share.node)], g * (extra_W - p.extra_W), g * active, now_s);
     }
   }
   p.extra_W = extra_W;
   p.stalled = stalled;
+}
+
+const std::vector<model::NodeShare>& PowerMeter::node_by_node_shares(const JobRuntime& job) const {
+  const JobPower& p = job.power;
+  return p.carried_nodes.empty() ? table_.clusters[model::to_index(job.cluster)].view.job(p.id).placement : p.shared;
 }
 
 void PowerMeter::book_carried(ClusterMeter& c, JobPower& p, double now_s) {

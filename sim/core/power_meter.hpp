@@ -91,6 +91,8 @@ private:
   double node_wall_W(const ClusterMeter& c, const NodeMeter& n) const;
   /// The wall draw of a powered node whose GPUs draw `extra_W` above idle in all.
   double node_wall_at_W(const ClusterMeter& c, const NodeMeter& n, double extra_W) const;
+  /// The job's shares kept node by node: all of its placement, or the ones it does not carry.
+  const std::vector<model::NodeShare>& node_by_node_shares(const JobRuntime& job) const;
   /// Books the job's ledger to the nodes it carries and hands them back to per-node keeping.
   void book_carried(ClusterMeter& c, JobPower& p, double now_s);
   double node_gpu_W(const NodeMeter& n) const;
