@@ -2,7 +2,7 @@
 """The example las.py against the C++ `las` on one config (the CI scenario): both clusters run each in
 turn, and this prints, per cluster, the all-GPU queueing delay (mean, p50, p90, p99), mean JCT, GPU
 utilisation and preemptions of both, with their differences. It fails when a difference is larger than
-the bound README.md documents ("Write your scheduler in Python"): a figure passes when it is within the
+the bound docs/python.md documents: a figure passes when it is within the
 relative bound of the C++ figure or within the absolute bound of it (queueing delays of a few seconds
 differ by large ratios but little time).
 
@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-# Documented bounds (README.md), Python las.py vs C++ las: (relative, absolute) per figure.
+# Documented bounds (docs/python.md), Python las.py vs C++ las: (relative, absolute) per figure.
 BOUNDS = {"queue mean": (0.25, 30.0), "queue p50": (0.25, 30.0), "queue p90": (0.25, 60.0),
           "queue p99": (0.5, 120.0), "JCT mean": (0.05, 0.0), "utilisation": (0.02, 0.0),
           "preemptions": (0.25, 5.0)}

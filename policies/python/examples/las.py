@@ -12,8 +12,8 @@ queue and the latest started first) when their GPUs, with the free ones, cover i
 and until the job starts it is served first while the jobs behind it wait. A job that waited
 starvation_knob times its counted run time goes back to queue 0 with its count reset.
 
-It follows acme-sim's C++ `las` (same parameters and defaults) but is simpler; README.md
-("Write your scheduler in Python") lists the differences and what they change on the CI scenario.
+It follows acme-sim's C++ `las` (same parameters and defaults) but is simpler; docs/python.md
+lists the differences and what they change on the CI scenario.
 """
 import bisect
 
