@@ -11,6 +11,7 @@
 #include "sim/model/error.hpp"
 #include "validate/checkpoint/checkpoint_checks.hpp"
 #include "validate/eval/eval_checks.hpp"
+#include "validate/failures/failure_checks.hpp"
 #include "validate/network/network_checks.hpp"
 #include "validate/power/power_checks.hpp"
 #include "validate/queueing/queueing_checks.hpp"
@@ -74,6 +75,12 @@ const std::map<std::string, Subject>& subjects() {
        {"evaluation trials vs the paper: HumanEval profile, coupled/decoupled makespan ratios on 1 and 4 nodes, "
         "per-trial model-load throughput",
         [](const validate::ValidationContext& ctx, std::vector<std::string>) { return validate::check_eval(ctx); }}},
+      {"failures",
+       {"the failure process and automatic recovery vs closed forms: a 4,096-node job's time with a fixed "
+        "restart (L + L N r R) and its failure count with lemon nodes",
+        [](const validate::ValidationContext& ctx, std::vector<std::string>) {
+          return validate::check_failures(ctx);
+        }}},
       {"network",
        {"the fluid network model vs closed forms (max-min shares, ring all-reduce, oversubscribed fabric), the "
         "paper's NIC use on Seren, and the default config with the model off and on (--set applies to those runs)",

@@ -47,6 +47,11 @@ struct FailureConfig {
   model::Distribution spine_link_repair;
   std::string trace_path;               ///< optional replay of (time, cluster, node, category); "" = none
   bool isolated_until_operator = false; ///< isolated nodes wait for an operator instead of coming back after repair
+  /// The failure clock (both true by default, as in a real fleet; off, single-job reliability models such as
+  /// "time = L + L N r R" hold exactly): whether a node can fail while its job restarts (from a failure
+  /// until it computes again), and whether a failure loses the work since the last persisted checkpoint.
+  bool during_restart = true;
+  bool lose_work = true;
   model::Distribution operator_return;  ///< operator's delay to return an isolated, repaired node
 
   /// The base rate of one node (the categories' sum), before its own factor.

@@ -132,7 +132,7 @@ FailureConfig parse_failures(const Node& node) {
     return f;
   }
   node.expect_keys({"enabled", "categories", "node_factor", "leaf_switch", "spine_link", "trace",
-                    "isolated_until_operator", "operator_return"});
+                    "isolated_until_operator", "operator_return", "during_restart", "lose_work"});
   f.where = node.location();
   f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
   // Random failures are on when the section is present, unless it only replays a trace.
@@ -170,6 +170,8 @@ FailureConfig parse_failures(const Node& node) {
     }
   }
   f.isolated_until_operator = node.get_or("isolated_until_operator", false, &Node::as_bool);
+  f.during_restart = node.get_or("during_restart", true, &Node::as_bool);
+  f.lose_work = node.get_or("lose_work", true, &Node::as_bool);
   if (Node op = node["operator_return"]; op.is_defined()) {
     f.operator_return = parse_duration_distribution(op);
   }

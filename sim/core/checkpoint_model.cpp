@@ -347,6 +347,10 @@ void CheckpointModel::on_persist_done(model::JobId id, JobRuntime& job, const Tr
 
 void CheckpointModel::roll_back(JobRuntime& job, double gpu_share) const {
   CheckpointState& c = job.checkpoint;
+  if (!faults_.failures.lose_work) {
+    c.needs_restore = false; // the failure clock's switch: the job carries on from where it stopped
+    return;
+  }
   double rollback = c.progress_s - c.persisted_s;
   job.accounting.lost_work_s += rollback;
   job.accounting.lost_gpu_s += rollback * gpu_share;

@@ -74,6 +74,10 @@ void FailureProcess::on(const NodeFailed& event) {
     return; // drawn before the node's last failure: its process restarted at the repair
   }
   std::uint32_t category = draw_category();
+  if (!config_.during_restart && hooks_.node_restarting(event.cluster, event.node)) {
+    draw_next_failure(event.cluster, event.node); // its clock stands still while its job restarts (memoryless)
+    return;
+  }
   if (nodes_.is_down(event.cluster, event.node)) {
     draw_next_failure(event.cluster, event.node); // down for another reason (its switch): the process goes on
     return;

@@ -23,6 +23,8 @@ public:
   virtual void fail_switch_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) = 0;
   /// A failed node is repaired: it comes back into service (or refills the spare pool).
   virtual void node_repaired(model::ClusterId cluster, std::uint32_t node) = 0;
+  /// Whether a job on the node is restarting: hit by a failure and not computing again yet.
+  virtual bool node_restarting(model::ClusterId cluster, std::uint32_t node) const = 0;
 };
 
 /// A cluster's shape as the failure process sees it.

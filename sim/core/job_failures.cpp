@@ -2,6 +2,8 @@
 // checkpoint model, the failure process and recovery.
 #include <spdlog/logger.h>
 
+#include <algorithm>
+
 #include "sim/core/job_lifecycle.hpp"
 #include "sim/model/error.hpp"
 #include "sim/model/limits.hpp"
@@ -62,7 +64,8 @@ void JobLifecycle::fail(model::JobId id, JobRuntime& job, std::uint32_t category
 void JobLifecycle::check_progress(JobRuntime& job, const model::JobSpec& spec) const {
   // A job restarted after each failure finishes only if it saves progress between failures: one that
   // keeps failing before its next checkpoint would restart forever (the clock ran for centuries).
-  double persisted = job.checkpoint.persisted_s;
+  // Without lost work (failures.lose_work false) what a failure keeps is all the progress.
+  double persisted = faults_.failures.lose_work ? job.checkpoint.persisted_s : job.checkpoint.progress_s;
   job.failures_without_progress = persisted > job.persisted_at_last_failure_s ? 0 : job.failures_without_progress + 1;
   job.persisted_at_last_failure_s = persisted;
   if (job.failures_without_progress < model::limits::MAX_FAILURES_WITHOUT_PROGRESS) {
@@ -93,6 +96,12 @@ void JobLifecycle::fail_switch_jobs(model::ClusterId cluster, std::uint32_t node
       fail(id, job, category, at_fault);
     }
   }
+}
+
+bool JobLifecycle::node_restarting(model::ClusterId cluster, std::uint32_t node) const {
+  const auto& on_node = table_.clusters[model::to_index(cluster)].jobs_on_node[node];
+  return std::any_of(on_node.begin(), on_node.end(),
+                     [&](model::JobId id) { return table_.jobs.at(id).failed_at_s >= 0.0; });
 }
 
 void JobLifecycle::node_repaired(model::ClusterId cluster, std::uint32_t node) {

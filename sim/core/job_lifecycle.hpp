@@ -74,6 +74,7 @@ public:
   void fail_node_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) override;
   void fail_switch_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) override;
   void node_repaired(model::ClusterId cluster, std::uint32_t node) override;
+  bool node_restarting(model::ClusterId cluster, std::uint32_t node) const override;
 
 private:
   void start_job(ClusterRuntime& cluster, const model::StartJob& start);

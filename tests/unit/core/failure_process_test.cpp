@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "sim/core/failure_process.hpp"
@@ -29,7 +30,9 @@ public:
     calls.push_back("repaired " + std::to_string(node));
     nodes_.up(cluster, node, "repaired");
   }
+  bool node_restarting(model::ClusterId, std::uint32_t node) const override { return node == restarting; }
   std::vector<std::string> calls;
+  std::uint32_t restarting = std::numeric_limits<std::uint32_t>::max(); ///< the node whose job restarts
 
 private:
   core::NodeAvailability& nodes_;
@@ -231,4 +234,26 @@ TEST_CASE("core::node_factors: round(share x nodes) distinct lemons, drawn from 
   CHECK(c.mean_factor() == Approx(0.75 + 0.25 * 10.0));
   model::Rng rng3(5);
   CHECK(core::draw_node_factors(config::NodeFactorConfig{}, {10}, rng3).empty()); // no mixture: no draws
+}
+
+TEST_CASE("core::failure_process: with during_restart off, a restarting job's node does not fail", "[core][failures]") {
+  config::FailureConfig c = two_categories(true);
+  c.during_restart = false;
+  Bench b(c);
+  b.failures.start({});
+  b.hooks.restarting = 2;
+  core::NodeFailed first{model::ClusterId{0}, 2, 1}; // node 2's first draw
+  b.timer.set_now(50.0);
+  std::size_t draws = b.timer.count<core::NodeFailed>();
+  b.failures.on(first);
+  CHECK(b.hooks.calls.empty()); // its job is restarting: the draw is dropped ...
+  CHECK(b.view().is_up(model::NodeId{2}));
+  REQUIRE(b.timer.count<core::NodeFailed>() == draws + 1); // ... and redrawn from now (memoryless)
+  auto [next_at, next] = b.timer.last<core::NodeFailed>();
+  CHECK(next.node == 2);
+  CHECK(next_at > 50.0);
+  b.hooks.restarting = std::numeric_limits<std::uint32_t>::max(); // computing again: the next draw strikes
+  b.timer.set_now(next_at);
+  b.failures.on(next);
+  CHECK(b.hooks.calls.size() == 1);
 }
