@@ -52,7 +52,7 @@ struct FailureConfig {
   /// until it computes again), and whether a failure loses the work since the last persisted checkpoint.
   bool during_restart = true;
   bool lose_work = true;
-  model::Distribution operator_return;  ///< operator's delay to return an isolated, repaired node
+  model::Distribution operator_return; ///< operator's delay to return an isolated, repaired node
 
   /// The base rate of one node (the categories' sum), before its own factor.
   double node_rate_per_day() const;
