@@ -96,6 +96,7 @@ struct TracedFailure {
   model::ClusterId cluster{};
   std::uint32_t node = 0;
   std::uint32_t category = 0; ///< index into failures.categories
+  double repair_s = -1.0;     ///< the trace's own repair time; negative: drawn from the category's
 };
 
 /// A node switched on by its cluster's power policy has booted: it is back in service.

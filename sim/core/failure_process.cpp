@@ -22,7 +22,7 @@ FailureProcess::FailureProcess(const config::FailureConfig& config, std::vector<
 
 void FailureProcess::start(const std::vector<FailureTraceRow>& trace) {
   for (const FailureTraceRow& f : trace) {
-    timer_.schedule(std::max(f.time_s, timer_.now_s()), TracedFailure{f.cluster, f.node, f.category});
+    timer_.schedule(std::max(f.time_s, timer_.now_s()), TracedFailure{f.cluster, f.node, f.category, f.repair_s});
   }
   if (!config_.enabled) {
     return;
@@ -86,17 +86,17 @@ void FailureProcess::on(const NodeFailed& event) {
 }
 
 void FailureProcess::on(const TracedFailure& event) {
-  fail_node(event.cluster, event.node, event.category);
+  fail_node(event.cluster, event.node, event.category, event.repair_s);
 }
 
-void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) {
+void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s) {
   if (nodes_.is_down(cluster, node)) {
     return; // already down (a traced failure of a node under repair)
   }
   // Fail the jobs first (cancelling their transfers), then power the node off.
   hooks_.fail_node_jobs(cluster, node, category);
   nodes_.down(cluster, node, config_.categories[category].name);
-  double repair = config_.categories[category].repair.sample(rng_);
+  double repair = repair_s >= 0.0 ? repair_s : config_.categories[category].repair.sample(rng_);
   if (config_.isolated_until_operator) {
     repair += config_.operator_return.sample(rng_);
   }

@@ -60,7 +60,8 @@ public:
 private:
   void draw_next_failure(model::ClusterId cluster, std::uint32_t node);
   void draw_next_leaf_failure(model::ClusterId cluster, std::uint32_t leaf);
-  void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category);
+  /// `repair_s` negative: drawn from the category's repair distribution.
+  void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s = -1.0);
   std::uint32_t draw_category();
 
   const config::FailureConfig& config_;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "sim/config/faults.hpp"
+#include "sim/core/hbd_fault_trace.hpp"
 #include "sim/csv/csv_reader.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/error.hpp"
@@ -14,6 +15,7 @@ namespace acme::core {
 namespace {
 
 enum Column : std::uint8_t { TIME, CLUSTER, NODE, CATEGORY };
+constexpr std::string_view JSON_SUFFIX = ".json";
 constexpr const char* COLUMNS[] = {"time", "cluster", "node", "category"};
 constexpr const char* EXPECTED_HEADER = "expected the header \"time,cluster,node,category\"";
 
@@ -52,6 +54,9 @@ std::uint32_t parse_node(const csv::CsvReader& in, std::size_t column, const con
 
 std::vector<FailureTraceRow> load_failure_trace(const std::string& path, const config::Config& config,
                                                 double epoch_unix_s) {
+  if (path.size() > JSON_SUFFIX.size() && path.ends_with(JSON_SUFFIX)) {
+    return load_hbd_fault_trace(path, config);
+  }
   csv::LineReader lines = csv::LineReader::from_file(path);
   if (!lines.is_open()) {
     throw ConfigError(Location{path, 0, 0}, "",

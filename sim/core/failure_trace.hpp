@@ -15,12 +15,14 @@ struct FailureTraceRow {
   model::ClusterId cluster{};
   std::uint32_t node = 0;
   std::uint32_t category = 0; ///< index into failures.categories
+  double repair_s = -1.0;     ///< the trace's own repair time; negative: drawn from the category's
 };
 
 /// Reads a failure trace: CSV with header `time,cluster,node,category`; `time` is a date-time with
 /// offset ("2023-03-01 10:00:00+08:00") or seconds since the run's epoch; `node` an index or a node
 /// name ("seren-n0012"); `category` one of the config's failure categories. Rows in any order.
-/// Malformed rows throw a ConfigError with file:line and column.
+/// Malformed rows throw a ConfigError with file:line and column. A path ending in .json is read as an
+/// InfiniteHBD-Trace fault trace instead (hbd_fault_trace.hpp).
 std::vector<FailureTraceRow> load_failure_trace(const std::string& path, const config::Config& config,
                                                 double epoch_unix_s);
 

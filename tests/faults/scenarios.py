@@ -162,8 +162,30 @@ def repaired_while_recovering(binary, folder):
     expect(row["state"] == "COMPLETED", "it completed")
 
 
+def hbd_trace(binary, folder):
+    # The InfiniteHBD fault trace (584 faults of 400 servers over 348 days) replayed under six 64-node jobs
+    # (configs/test/infinitehbd_faults.yaml): every fault is a traced failure of its mapped category, with
+    # the trace's own repair time; the jobs recover automatically and complete.
+    repo = Path(__file__).resolve().parents[2]
+    text = (repo / "configs/test/infinitehbd_faults.yaml").read_text()
+    text = text.replace("../../data/traces/", str(repo / "data/traces") + "/")
+    (folder / "config.yaml").write_text(text)
+    (folder / "hbd_jobs.csv").write_text((repo / "configs/test/hbd_jobs.csv").read_text())
+    proc = subprocess.run([binary, "run", "config.yaml", "-o", "out", "--quiet", "--check-invariants"], cwd=folder,
+                          capture_output=True, text=True, timeout=300)
+    expect(proc.returncode == 0, "the run succeeds: " + proc.stderr)
+    ft = json.load(open(folder / "out" / "summary.json"))["clusters"]["hbd"]["fault_tolerance"]
+    by = ft["failures_by_category"]
+    expect(sum(by.values()) == ft["failures"], f"the categories add up ({ft['failures']} failures)")
+    expect(0 < ft["failures"] <= 584, "at most the trace's 584 faults hit the jobs")
+    for name in ("cuda", "ecc", "network", "node", "software", "other"):
+        expect(by[name] > 0, f"the trace's {name} faults reach the jobs ({by[name]})")
+    rows = list(csv.DictReader(open(folder / "out" / "jobs.csv")))
+    expect(all(r["state"] == "COMPLETED" for r in rows), "every job completed after its recoveries")
+
+
 SCENARIOS = {f.__name__: f for f in (automatic, manual, not_recovered, waits_for_node, spare_node, leaf_switch,
-                                     async_cost, repaired_while_recovering)}
+                                     async_cost, repaired_while_recovering, hbd_trace)}
 
 if __name__ == "__main__":
     binary, name = sys.argv[1], sys.argv[2]

@@ -9,7 +9,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-"config units trace_acme trace_swf trace_philly trace_alibaba failure_trace baseline"}
+targets=${*:-"config units trace_acme trace_swf trace_philly trace_alibaba failure_trace failure_trace_hbd baseline"}
 build=build/fuzz
 mkdir -p "$build/corpus" "$build/findings" "$build/logs"
 
@@ -46,6 +46,7 @@ seed trace_philly tests/e2e/philly_bad_row/trace.csv
 slice data/traces/alibaba_openb_pod_list_default.csv 40 trace_alibaba/seed-openb
 seed trace_alibaba tests/e2e/alibaba_bad_row/pods.csv tests/e2e/alibaba_shared_gpus/pods.csv
 seed failure_trace tests/fuzz/regressions/failure_trace/valid.csv
+seed failure_trace_hbd tests/fuzz/regressions/failure_trace_hbd/valid.json
 seed baseline configs/ci/regression_baseline.json tests/e2e/check_pass/baseline.json tests/e2e/check_pass/run/summary.json \
   tests/golden/tiny_fifo/expected/summary.json
 
