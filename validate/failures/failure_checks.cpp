@@ -17,6 +17,7 @@
 #include "sim/config/faults.hpp"
 #include "sim/metrics/atomic_file.hpp"
 #include "validate/embedded_files.hpp"
+#include "validate/failures/hbd_checks.hpp"
 #include "validate/validation_report.hpp"
 
 namespace acme::validate {
@@ -128,6 +129,7 @@ int check_failures(const ValidationContext& ctx) {
   SingleJob s = load_single_job(ctx);
   bool ok = check_expected_time(ctx, s, refs, report);
   ok = check_lemons(ctx, s, refs, report) && ok;
+  ok = check_hbd_trace(ctx, report) && ok;
   return report.finish(ok);
 }
 
