@@ -38,8 +38,8 @@ TEST_CASE("validate::reference_values: every compiled-in reference cites a sourc
       ++scenarios;
     }
   }
-  REQUIRE(references == 4); // checkpoint, eval, network, power
-  REQUIRE(scenarios == 5);
+  REQUIRE(references == 5); // checkpoint, eval, failures, network, power
+  REQUIRE(scenarios == 8);
   REQUIRE(validate::ReferenceTable(validate::validation_file("checkpoint/reference.yaml"), "checkpoint")
               .at("async_overhead_ratio")
               .high == 58.7);
