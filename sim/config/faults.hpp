@@ -91,12 +91,22 @@ struct PreemptionConfig {
   model::Distribution fallback_restore; ///< restore cost of jobs without a checkpoint model
 };
 
+/// `recovery.quarantine:` the lemon-node rule (Meta RSC, HPCA'25: isolating nodes that fail repeatedly cut
+/// large jobs' failure rates): a node that fails `after_failures` times within `window_s` is kept out of
+/// service for `release_after_s` once repaired. Off while after_failures is 0 (the default).
+struct QuarantineConfig {
+  std::uint32_t after_failures = 0;
+  double window_s = 7 * 86400.0;         ///< assumption: a week
+  double release_after_s = 30 * 86400.0; ///< assumption: a month of burn-in and vendor repair
+};
+
 /// `recovery:` — what happens after an infrastructure failure.
 struct RecoveryConfig {
   PolicySpec policy; ///< manual | automatic
   std::vector<model::JobType> applies_to{model::JobType::PRETRAIN};
   std::uint32_t spare_nodes = 0; ///< per cluster, held back for restarts (a repaired node refills)
   Location spare_nodes_where;    ///< of `recovery.spare_nodes`, for errors found with the clusters
+  QuarantineConfig quarantine;
   bool applies(model::JobType type) const;
 };
 

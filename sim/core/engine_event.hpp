@@ -80,6 +80,7 @@ struct NodeFailed {
 struct NodeRepaired {
   model::ClusterId cluster{};
   std::uint32_t node = 0;
+  bool quarantine_ends = false; ///< the end of a quarantine (recovery.quarantine), not of a repair
 };
 /// A leaf switch fails: its nodes go down.
 struct LeafFailed {

@@ -201,6 +201,7 @@ void EventLoop::start_failures() {
   }
   model::Rng factor_rng(config_.seed, "engine/node_factor");
   failures_.set_node_factors(draw_node_factors(config_.faults->failures.node_factor, nodes, factor_rng));
+  failures_.set_quarantine(config_.faults->recovery.quarantine);
   const std::string& path = config_.faults->failures.trace_path;
   std::vector<FailureTraceRow> trace =
       path.empty() ? std::vector<FailureTraceRow>{}
@@ -266,6 +267,11 @@ void EventLoop::finish() {
   check_queues_drained(table_, config_);
   ACME_ASSERT(table_.jobs.empty(), "every submitted job is accounted for");
   recorder_.on_power(power_.finish(queue_.now_s()));
+  const config::FailureConfig& failures = config_.faults->failures;
+  if (failures.enabled || !failures.trace_path.empty()) {
+    recorder_.on_nodes(
+        metrics::nodes_csv(failures_.node_records(queue_.now_s()), config_.cluster_names(), failures.category_names()));
+  }
 }
 
 void EventLoop::dispatch(const EngineEvent& event) {

@@ -17,6 +17,9 @@ FailureProcess::FailureProcess(const config::FailureConfig& config, std::vector<
     , hooks_(hooks) {
   for (const auto& c : clusters_) {
     generation_.emplace_back(c.nodes, 0);
+    NodeTally fresh;
+    fresh.failures.assign(config_.category_count(), 0);
+    tally_.emplace_back(c.nodes, fresh);
   }
 }
 
@@ -79,7 +82,9 @@ void FailureProcess::on(const NodeFailed& event) {
     return;
   }
   if (nodes_.is_down(event.cluster, event.node)) {
-    draw_next_failure(event.cluster, event.node); // down for another reason (its switch): the process goes on
+    // Down for another reason (its switch, a quarantine): the process goes on; a quarantine avoided this one.
+    tally(event.cluster, event.node).avoided += tally(event.cluster, event.node).quarantined_since_s >= 0.0 ? 1 : 0;
+    draw_next_failure(event.cluster, event.node);
     return;
   }
   fail_node(event.cluster, event.node, category);
@@ -91,11 +96,19 @@ void FailureProcess::on(const TracedFailure& event) {
 
 void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s) {
   if (nodes_.is_down(cluster, node)) {
-    return; // already down (a traced failure of a node under repair)
+    NodeTally& held = tally(cluster, node);
+    held.avoided += held.quarantined_since_s >= 0.0 ? 1 : 0;
+    return; // already down (a traced failure of a node under repair or in quarantine)
   }
   // Fail the jobs first (cancelling their transfers), then power the node off.
   hooks_.fail_node_jobs(cluster, node, category);
   nodes_.down(cluster, node, config_.categories[category].name);
+  NodeTally& t = tally(cluster, node);
+  ++t.failures[category];
+  t.down_since_s = timer_.now_s();
+  if (quarantine_.after_failures > 0) {
+    t.recent_s.push_back(timer_.now_s());
+  }
   double repair = repair_s >= 0.0 ? repair_s : config_.categories[category].repair.sample(rng_);
   if (config_.isolated_until_operator) {
     repair += config_.operator_return.sample(rng_);
@@ -105,13 +118,62 @@ void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std
 }
 
 void FailureProcess::on(const NodeRepaired& event) {
+  NodeTally& t = tally(event.cluster, event.node);
+  if (event.quarantine_ends) {
+    t.quarantine_s += timer_.now_s() - t.quarantined_since_s;
+    t.quarantined_since_s = -1.0;
+    hooks_.node_repaired(event.cluster, event.node);
+    return;
+  }
+  t.down_s += timer_.now_s() - t.down_since_s;
+  t.down_since_s = -1.0;
+  ++t.repairs;
   draw_next_failure(event.cluster, event.node); // a failed node fails again only once back in service
+  if (reaches_quarantine(event.cluster, event.node)) {
+    begin_quarantine(event.cluster, event.node); // held down: its failures from now on meet no job
+    return;
+  }
   hooks_.node_repaired(event.cluster, event.node);
+}
+
+bool FailureProcess::reaches_quarantine(model::ClusterId cluster, std::uint32_t node) {
+  if (quarantine_.after_failures == 0) {
+    return false;
+  }
+  std::deque<double>& recent = tally(cluster, node).recent_s;
+  while (!recent.empty() && recent.front() < timer_.now_s() - quarantine_.window_s) {
+    recent.pop_front();
+  }
+  return recent.size() >= quarantine_.after_failures;
+}
+
+void FailureProcess::begin_quarantine(model::ClusterId cluster, std::uint32_t node) {
+  NodeTally& t = tally(cluster, node);
+  ++t.quarantines;
+  t.quarantined_since_s = timer_.now_s();
+  t.recent_s.clear(); // released, it starts afresh
+  timer_.schedule(timer_.now_s() + quarantine_.release_after_s, NodeRepaired{cluster, node, true});
+}
+
+std::vector<metrics::NodeRecord> FailureProcess::node_records(double now_s) const {
+  std::vector<metrics::NodeRecord> out;
+  for (std::size_t c = 0; c < tally_.size(); ++c) {
+    model::ClusterId cid{static_cast<std::uint16_t>(c)};
+    for (std::uint32_t n = 0; n < tally_[c].size(); ++n) {
+      const NodeTally& t = tally_[c][n];
+      double down = t.down_s + (t.down_since_s >= 0.0 ? now_s - t.down_since_s : 0.0);
+      double held = t.quarantine_s + (t.quarantined_since_s >= 0.0 ? now_s - t.quarantined_since_s : 0.0);
+      out.push_back(metrics::NodeRecord{static_cast<std::uint16_t>(c), n, node_factor(cid, n), t.failures, down,
+                                        t.repairs, t.quarantines, held, t.avoided});
+    }
+  }
+  return out;
 }
 
 void FailureProcess::on(const LeafFailed& event) {
   for (model::NodeId node : clusters_[model::to_index(event.cluster)].nodes_of_leaf.at(event.leaf)) {
     hooks_.fail_switch_jobs(event.cluster, model::to_index(node), switch_category());
+    ++tally(event.cluster, model::to_index(node)).failures[switch_category()];
     nodes_.down(event.cluster, model::to_index(node), config::SWITCH_FAILURE_CATEGORY);
   }
   timer_.schedule(timer_.now_s() + config_.leaf_repair.sample(rng_), LeafRepaired{event.cluster, event.leaf});

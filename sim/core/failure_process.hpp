@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "sim/core/node_availability.hpp"
 #include "sim/core/node_factors.hpp"
 #include "sim/core/timer_service.hpp"
+#include "sim/metrics/node_report.hpp"
 #include "sim/model/rng.hpp"
 
 namespace acme::core {
@@ -47,6 +49,10 @@ public:
   double node_factor(model::ClusterId cluster, std::uint32_t node) const {
     return factors_.empty() ? 1.0 : factors_[model::to_index(cluster)][node];
   }
+  /// The lemon-node rule (recovery.quarantine); before start(). Off unless after_failures > 0.
+  void set_quarantine(const config::QuarantineConfig& rule) { quarantine_ = rule; }
+  /// What failures did to every node up to `now_s`, in cluster and node order (nodes.csv).
+  std::vector<metrics::NodeRecord> node_records(double now_s) const;
   /// Schedules the trace's failures and the first draws of every node and leaf switch.
   void start(const std::vector<FailureTraceRow>& trace);
   void on(const NodeFailed& event);
@@ -63,6 +69,23 @@ private:
   /// `repair_s` negative: drawn from the category's repair distribution.
   void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s = -1.0);
   std::uint32_t draw_category();
+  /// Whether the node's failures within the quarantine window reach the rule's count (this one included).
+  bool reaches_quarantine(model::ClusterId cluster, std::uint32_t node);
+  void begin_quarantine(model::ClusterId cluster, std::uint32_t node);
+
+  /// What failures did to one node (nodes.csv).
+  struct NodeTally {
+    std::vector<std::uint32_t> failures; ///< by category, the switch last
+    double down_s = 0.0;
+    double down_since_s = -1.0; ///< out of service for a failure since (negative: in service)
+    std::uint32_t repairs = 0;
+    std::uint32_t quarantines = 0;
+    double quarantine_s = 0.0;
+    double quarantined_since_s = -1.0;
+    std::uint32_t avoided = 0;
+    std::deque<double> recent_s; ///< its failure times within the quarantine window
+  };
+  NodeTally& tally(model::ClusterId cluster, std::uint32_t node) { return tally_[model::to_index(cluster)][node]; }
 
   const config::FailureConfig& config_;
   std::vector<FailureShape> clusters_;
@@ -72,6 +95,8 @@ private:
   FailureHooks& hooks_;
   std::vector<std::vector<std::uint32_t>> generation_; ///< per cluster, per node: invalidates older draws
   NodeFactors factors_;                                ///< per cluster, per node; empty: all 1
+  config::QuarantineConfig quarantine_;
+  std::vector<std::vector<NodeTally>> tally_; ///< per cluster, per node
 };
 
 } // namespace acme::core

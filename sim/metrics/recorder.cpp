@@ -37,8 +37,8 @@ using model::JOULES_PER_KWH;
 constexpr double WATTS_PER_KW = 1000.0;
 constexpr std::size_t FLUSH_BYTES = 1 << 20;
 /// Every file a run may write: committed together (OutputSet); one this run does not write is removed.
-constexpr std::array<const char*, 5> OUTPUT_FILES = {"jobs.csv", "events.csv", "timeseries.csv", "runs.csv",
-                                                     "summary.json"};
+constexpr std::array<const char*, 6> OUTPUT_FILES = {"jobs.csv", "events.csv", "timeseries.csv",
+                                                     "runs.csv", "nodes.csv",  "summary.json"};
 
 } // namespace
 
@@ -202,6 +202,10 @@ void Recorder::on_power(std::vector<ClusterPowerReport> reports) {
   power_->set_reports(std::move(reports));
 }
 
+void Recorder::on_nodes(std::string nodes_csv) {
+  nodes_csv_ = std::move(nodes_csv);
+}
+
 void Recorder::finish(const RunInfo& info) {
   try {
     commit_files(info);
@@ -224,6 +228,9 @@ void Recorder::commit_files(const RunInfo& info) {
   }
   output_->write("timeseries.csv", timeseries_);
   output_->write("runs.csv", faults_->runs_csv());
+  if (!nodes_csv_.empty()) {
+    output_->write("nodes.csv", nodes_csv_);
+  }
   output_->write("summary.json", summary_json);
   output_->commit(); // every file at once; stale ones of an earlier run (a jobs.csv) go
 }

@@ -56,6 +56,8 @@ public:
   void on_sample(const ClusterSample& sample);
   /// Each cluster's energy account at the end of the run (before finish()).
   void on_power(std::vector<ClusterPowerReport> reports);
+  /// nodes.csv's text (metrics::nodes_csv), when the run models failures; without, no nodes.csv is written.
+  void on_nodes(std::string nodes_csv);
   /// Writes the summary and time series and commits every file. Nothing is visible before.
   void finish(const RunInfo& info);
 
@@ -81,6 +83,7 @@ private:
   std::unique_ptr<EvalStats> evals_;
   std::unique_ptr<NetworkStats> network_;
   std::unique_ptr<PowerStats> power_;
+  std::string nodes_csv_;
   std::unique_ptr<EventTrace> events_;
   std::uint64_t jobs_recorded_ = 0;
   model::DateTimeFormatter date_formatter_;

@@ -162,6 +162,35 @@ def repaired_while_recovering(binary, folder):
     expect(row["state"] == "COMPLETED", "it completed")
 
 
+def run_hbd(binary, folder, extra=()):
+    repo = Path(__file__).resolve().parents[2]
+    text = (repo / "configs/test/infinitehbd_faults.yaml").read_text()
+    text = text.replace("../../data/traces/", str(repo / "data/traces") + "/")
+    (folder / "config.yaml").write_text(text)
+    (folder / "hbd_jobs.csv").write_text((repo / "configs/test/hbd_jobs.csv").read_text())
+    out = "out" + str(len(extra))
+    proc = subprocess.run([binary, "run", "config.yaml", "-o", out, "--quiet", "--check-invariants", *extra],
+                          cwd=folder, capture_output=True, text=True, timeout=300)
+    expect(proc.returncode == 0, "the run succeeds: " + proc.stderr)
+    ft = json.load(open(folder / out / "summary.json"))["clusters"]["hbd"]["fault_tolerance"]
+    return ft, list(csv.DictReader(open(folder / out / "nodes.csv")))
+
+
+def hbd_quarantine(binary, folder):
+    # The same replay with the lemon-node rule (2 failures within 30 days: out for 60 days): quarantined
+    # nodes meet the trace's later faults instead of the jobs.
+    ft, nodes = run_hbd(binary, folder)
+    qft, qnodes = run_hbd(binary, folder, ("--set", "recovery.quarantine={after_failures: 2, window: 30d, "
+                                                     "release_after: 60d}"))
+    expect(sum(int(n["quarantines"]) for n in nodes) == 0, "no rule, no quarantine")
+    quarantines = sum(int(n["quarantines"]) for n in qnodes)
+    avoided = sum(int(n["failures_avoided"]) for n in qnodes)
+    expect(quarantines > 0 and avoided > 0, f"{quarantines} quarantines avoided {avoided} failures")
+    expect(all(int(n["quarantines"]) == 0 or int(n["failures"]) >= 2 for n in qnodes),
+           "only nodes that failed twice are quarantined")
+    expect(qft["failures"] < ft["failures"], f"fewer failures hit jobs ({qft['failures']} < {ft['failures']})")
+
+
 def hbd_trace(binary, folder):
     # The InfiniteHBD fault trace (584 faults of 400 servers over 348 days) replayed under six 64-node jobs
     # (configs/test/infinitehbd_faults.yaml): every fault is a traced failure of its mapped category, with
@@ -175,6 +204,10 @@ def hbd_trace(binary, folder):
                           capture_output=True, text=True, timeout=300)
     expect(proc.returncode == 0, "the run succeeds: " + proc.stderr)
     ft = json.load(open(folder / "out" / "summary.json"))["clusters"]["hbd"]["fault_tolerance"]
+    nodes = list(csv.DictReader(open(folder / "out" / "nodes.csv")))
+    expect(len(nodes) == 400, "nodes.csv has a row per node")
+    # 584 faults; one strikes a server already down for another (dropped, as a down node cannot fail).
+    expect(sum(int(n["failures"]) for n in nodes) == 583, "nodes.csv counts the trace's faults per node")
     by = ft["failures_by_category"]
     expect(sum(by.values()) == ft["failures"], f"the categories add up ({ft['failures']} failures)")
     expect(0 < ft["failures"] <= 584, "at most the trace's 584 faults hit the jobs")
@@ -185,7 +218,7 @@ def hbd_trace(binary, folder):
 
 
 SCENARIOS = {f.__name__: f for f in (automatic, manual, not_recovered, waits_for_node, spare_node, leaf_switch,
-                                     async_cost, repaired_while_recovering, hbd_trace)}
+                                     async_cost, repaired_while_recovering, hbd_trace, hbd_quarantine)}
 
 if __name__ == "__main__":
     binary, name = sys.argv[1], sys.argv[2]

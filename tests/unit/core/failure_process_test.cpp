@@ -257,3 +257,54 @@ TEST_CASE("core::failure_process: with during_restart off, a restarting job's no
   b.failures.on(next);
   CHECK(b.hooks.calls.size() == 1);
 }
+
+TEST_CASE("core::failure_process: a node failing twice within the window is quarantined, then released",
+          "[core][failures]") {
+  config::FailureConfig c = two_categories(false); // traced failures only: the times are the test's
+  Bench b(c);
+  b.failures.set_quarantine(config::QuarantineConfig{2, 1000.0, 5000.0});
+  b.failures.start({});
+  model::ClusterId cl{0};
+  b.timer.set_now(100.0);
+  b.failures.on(core::TracedFailure{cl, 1, 0, 50.0}); // down 100-150
+  b.timer.set_now(150.0);
+  b.failures.on(core::NodeRepaired{cl, 1});
+  CHECK(b.view().is_up(model::NodeId{1})); // one failure: back in service
+  b.timer.set_now(900.0);
+  b.failures.on(core::TracedFailure{cl, 1, 1, 50.0}); // the second within 1,000 s
+  b.timer.set_now(950.0);
+  b.failures.on(core::NodeRepaired{cl, 1});
+  CHECK_FALSE(b.view().is_up(model::NodeId{1})); // quarantined instead of returned
+  auto [release_at, release] = b.timer.last<core::NodeRepaired>();
+  CHECK(release_at == 950.0 + 5000.0);
+  CHECK(release.quarantine_ends);
+  b.timer.set_now(2000.0);
+  b.failures.on(core::TracedFailure{cl, 1, 0, 50.0}); // strikes the quarantined node: avoided
+  b.timer.set_now(release_at);
+  b.failures.on(release);
+  CHECK(b.view().is_up(model::NodeId{1}));
+  auto records = b.failures.node_records(6000.0);
+  const metrics::NodeRecord& r = records.at(1);
+  CHECK(r.failures == std::vector<std::uint32_t>{1, 1, 0}); // gpu, nvlink, switch
+  CHECK(r.repairs == 2);
+  CHECK(r.down_s == 100.0);
+  CHECK(r.quarantines == 1);
+  CHECK(r.quarantine_s == 5000.0);
+  CHECK(r.failures_avoided == 1);
+  CHECK(records.at(0).failures == std::vector<std::uint32_t>{0, 0, 0});
+}
+
+TEST_CASE("core::failure_process: failures outside the window do not quarantine", "[core][failures]") {
+  Bench b(two_categories(false));
+  b.failures.set_quarantine(config::QuarantineConfig{2, 1000.0, 5000.0});
+  b.failures.start({});
+  model::ClusterId cl{0};
+  for (double at : {100.0, 1300.0}) { // 1,200 s apart: never two within 1,000 s
+    b.timer.set_now(at);
+    b.failures.on(core::TracedFailure{cl, 2, 0, 10.0});
+    b.timer.set_now(at + 10.0);
+    b.failures.on(core::NodeRepaired{cl, 2});
+    CHECK(b.view().is_up(model::NodeId{2}));
+  }
+  CHECK(b.failures.node_records(2000.0).at(2).quarantines == 0);
+}
