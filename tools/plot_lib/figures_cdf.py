@@ -47,7 +47,7 @@ def draw_setting(ax, x, agg, index, label, steps=False):
         change[-1] = True
         x, median, low, high = x[change], median[change], low[change], high[change]
     kwargs = {"drawstyle": "steps-post"} if steps else {"marker": style.marker(index), "markersize": 3}
-    (line,) = ax.plot(x, median, linewidth=1.5, color=style.color(index), label=label, **kwargs)
+    (line,) = ax.plot(x, median, linewidth=1.5, color=style.color(index), label=style.plain(label), **kwargs)
     if n > 1:
         ax.fill_between(x, low, high, color=style.color(index), alpha=style.BAND_ALPHA, linewidth=0,
                         step="post" if steps else None)

@@ -92,7 +92,7 @@ def axis_figure(source, group):
                                        color=style.color(i))
         if not wide_range_scale(ax, drawn_values):
             ax.xaxis.set_major_locator(MaxNLocator(nbins=4))  # a few ticks: long numbers never collide
-        ax.set_title(f"{cluster}: {name}")
+        ax.set_title(style.plain(f"{cluster}: {name}"))
     axes[0].set_yticks(y)
     axes[0].set_yticklabels([group.names[c] for c in group.columns])
     axes[0].set_ylim(len(group.columns) - 0.5, -0.5)  # the study's first value at the top (shared by all panels)

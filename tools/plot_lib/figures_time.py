@@ -60,7 +60,7 @@ def timeseries_figure(source, cluster):
             if count > 1:
                 ax.fill_between(times, low, high, color=style.color(i), alpha=style.BAND_ALPHA, linewidth=0)
             handles.setdefault(s.label, line)
-        ax.set_title(COLUMN_TITLES.get(column, column))
+        ax.set_title(style.plain(COLUMN_TITLES.get(column, column)))
         time_axis(ax, local_zone(source, cluster))
     if len(source.settings) > 1 or len(source.settings[0].runs) > 1:
         style.legend_below(fig, handles, [s.label for s in source.settings])
@@ -135,12 +135,12 @@ def failures_figure(source):
             handles.update(bars(ax, source, names,
                                 lambda k, c=cluster: fault_values(source, c, "failures_by_category", k)))
             ax.set_xticklabels(names, rotation=30, ha="right")
-            ax.set_title(f"{cluster}: failures by category")
+            ax.set_title(style.plain(f"{cluster}: failures by category"))
             ax.set_ylabel("failures")
         else:
             handles.update(bars(ax, source, names, lambda f, c=cluster: fault_values(source, c, f)))
             ax.set_xticklabels([name for _, name in FAULT_HOURS], rotation=30, ha="right")
-            ax.set_title(f"{cluster}: GPU hours lost or spent on recovery")
+            ax.set_title(style.plain(f"{cluster}: GPU hours lost or spent on recovery"))
             ax.set_ylabel("GPU hours")
     if len(source.settings) > 1:
         style.legend_below(fig, handles, [s.label for s in source.settings])

@@ -23,6 +23,11 @@ plt.rcParams.update({
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
 
 
+def plain(text):
+    """`text` (a cluster name, a study label) drawn as written: a '$' would start matplotlib's mathtext."""
+    return str(text).replace("$", r"\$")
+
+
 def marker(index):
     """The marker of the index-th setting: curves that coincide stay distinguishable."""
     return MARKERS[index % len(MARKERS)]
@@ -60,7 +65,7 @@ def legend_below(fig, handles, order=(), names=None):
     position = {label: i for i, label in enumerate(order)}
     labels = sorted(handles, key=lambda label: position.get(label, len(position)))
     shown = [(names or {}).get(label, label) for label in labels]
-    wrapped = ["\n".join(textwrap.wrap(label, LEGEND_WRAP)) or label for label in shown]
+    wrapped = [plain("\n".join(textwrap.wrap(label, LEGEND_WRAP)) or label) for label in shown]
     longest = max(len(w.split("\n")[0]) for w in wrapped)
     width_in = fig.get_figwidth()
     ncol = max(1, min(len(wrapped), int(width_in * 72 / (longest * 6.2 + 40))))
@@ -69,7 +74,7 @@ def legend_below(fig, handles, order=(), names=None):
 
 
 def title(fig, text):
-    fig.suptitle(text, fontweight="bold")
+    fig.suptitle(plain(text), fontweight="bold")
 
 
 def file_metadata(fmt):
