@@ -167,33 +167,7 @@ void PowerMeter::allocated(JobRuntime& job) {
   const model::ClusterView& view = table_.cluster_of(job).view;
   const model::JobEntry& entry = view.job(p.id);
   ACME_ASSERT(p.carried_nodes.empty() && p.levels.empty(), "a job's ledger is booked when it leaves its nodes");
-  p.held_W = 0.0;
-  p.per_extra_W = 0.0;
-  std::size_t whole = 0;
-  for (const auto& share : entry.placement) {
-    whole += is_whole(share, c.nodes[model::to_index(share.node)].gpus) ? 1 : 0;
-  }
-  bool carry = whole >= CARRY_MIN_NODES;
-  for (const auto& share : entry.placement) {
-    NodeMeter& n = c.nodes[model::to_index(share.node)];
-    double g = gpus_of(share);
-    p.held_W += (g * n.idle_W + g / n.gpus * c.base_idle_W) / c.efficiency;
-    p.per_extra_W += g * (1.0 + n.slope) / c.efficiency;
-    if (!carry || !is_whole(share, n.gpus)) {
-      continue;
-    }
-    touch(c, n, view.now_s()); // its own draw up to now; from now on it draws what the job draws
-    n.carried = true;
-    p.carried_nodes.push_back(model::to_index(share.node));
-    p.carried_gpus += g;
-    p.carried_wall_per_W += g * (1.0 + n.slope) / c.efficiency;
-  }
-  p.shared.clear();
-  if (carry) { // the shares it does not carry, kept node by node (a job that carries none reads the view)
-    std::copy_if(
-        entry.placement.begin(), entry.placement.end(), std::back_inserter(p.shared),
-        [&](const model::NodeShare& share) { return !is_whole(share, c.nodes[model::to_index(share.node)].gpus); });
-  }
+  take_placement(c, p, entry.placement, view.now_s());
   if (!p.allocated && entry.placement.empty() && entry.spec.cpus > 0) {
     double cores = entry.spec.cpus;
     std::uint32_t pool = view.shape().cpu_pool_cores;
@@ -204,13 +178,65 @@ void PowerMeter::allocated(JobRuntime& job) {
   p.allocated = true;
 }
 
+void PowerMeter::take_placement(ClusterMeter& c, JobPower& p, const std::vector<model::NodeShare>& placement,
+                                double now_s) {
+  p.held_W = 0.0;
+  p.per_extra_W = 0.0;
+  p.carried_gpus = 0.0;
+  p.carried_wall_per_W = 0.0;
+  std::size_t whole = 0;
+  for (const auto& share : placement) {
+    whole += is_whole(share, c.nodes[model::to_index(share.node)].gpus) ? 1 : 0;
+  }
+  bool carry = whole >= CARRY_MIN_NODES;
+  ++stamp_;
+  for (const auto& share : placement) {
+    NodeMeter& n = c.nodes[model::to_index(share.node)];
+    double g = gpus_of(share);
+    p.held_W += (g * n.idle_W + g / n.gpus * c.base_idle_W) / c.efficiency;
+    p.per_extra_W += g * (1.0 + n.slope) / c.efficiency;
+    if (!carry || !is_whole(share, n.gpus)) {
+      continue;
+    }
+    n.stamp = stamp_;
+    p.carried_gpus += g;
+    p.carried_wall_per_W += g * (1.0 + n.slope) / c.efficiency;
+    if (!n.carried) {
+      touch(c, n, now_s); // its own draw up to now; from now on it draws what the job draws
+      n.carried = true;
+      p.carried_nodes.push_back(model::to_index(share.node));
+      if (!p.levels.empty()) { // joins a ledger already running: books only what comes after now
+        joined_[model::to_index(p.id)].push_back({model::to_index(share.node), p.levels});
+      }
+    }
+  }
+  std::erase_if(p.carried_nodes, [&](std::uint32_t index) { // the nodes it left: booked now
+    if (c.nodes[index].stamp == stamp_) {
+      return false;
+    }
+    book_node(c, p, index, now_s);
+    return true;
+  });
+  if (p.carried_nodes.empty()) {
+    p.levels.clear();
+    joined_.erase(model::to_index(p.id));
+  }
+  p.shared.clear();
+  if (carry) { // the shares it does not carry, kept node by node (a job that carries none reads the view)
+    std::copy_if(placement.begin(), placement.end(), std::back_inserter(p.shared), [&](const model::NodeShare& share) {
+      return !is_whole(share, c.nodes[model::to_index(share.node)].gpus);
+    });
+  }
+}
+
 void PowerMeter::placement_changed(JobRuntime& job) {
   ACME_ASSERT(job.power.extra_W == 0.0, "a job moves to other nodes only while its GPUs are idle");
   ClusterMeter& c = meter_of(job);
-  double now_s = table_.cluster_of(job).view.now_s();
-  close_segment(c, job, now_s);
-  book_carried(c, job.power, now_s); // to the nodes it held: the view shows the new ones already
-  allocated(job);
+  const model::ClusterView& view = table_.cluster_of(job).view;
+  close_segment(c, job, view.now_s());
+  // Only the nodes it left are booked, and only the nodes it joined start: a recovery that replaces one
+  // node of a 4,096-node job costs one node's booking, not 4,096.
+  take_placement(c, job.power, view.job(job.power.id).placement, view.now_s());
 }
 
 void PowerMeter::releasing(JobRuntime& job) {
@@ -285,16 +311,35 @@ const std::vector<model::NodeShare>& PowerMeter::node_by_node_shares(const JobRu
   return p.carried_nodes.empty() ? table_.clusters[model::to_index(job.cluster)].view.job(p.id).placement : p.shared;
 }
 
+void PowerMeter::book_node(ClusterMeter& c, const JobPower& p, std::uint32_t index, double now_s) {
+  NodeMeter& n = c.nodes[index];
+  const std::vector<DrawLevel>* before = nullptr; // the ledger when it joined (none: from the start)
+  auto found = joined_.find(model::to_index(p.id));
+  if (found != joined_.end()) {
+    for (const auto& [node, levels] : found->second) {
+      before = node == index ? &levels : before;
+    }
+  }
+  for (const DrawLevel& level : p.levels) {
+    double seconds = level.seconds;
+    for (std::size_t k = 0; before != nullptr && k < before->size(); ++k) {
+      seconds -= (*before)[k].extra_W == level.extra_W ? (*before)[k].seconds : 0.0;
+    }
+    c.report.gpu_server_W.add(node_wall_at_W(c, n, n.gpus * level.extra_W), seconds);
+    c.report.gpu_W.add(n.idle_W + level.extra_W, n.gpus * seconds);
+  }
+  if (before != nullptr) {
+    std::erase_if(found->second, [&](const auto& joined) { return joined.first == index; });
+  }
+  n.carried = false;
+  n.since_s = now_s;
+}
+
 void PowerMeter::book_carried(ClusterMeter& c, JobPower& p, double now_s) {
   for (std::uint32_t index : p.carried_nodes) {
-    NodeMeter& n = c.nodes[index];
-    for (const DrawLevel& level : p.levels) {
-      c.report.gpu_server_W.add(node_wall_at_W(c, n, n.gpus * level.extra_W), level.seconds);
-      c.report.gpu_W.add(n.idle_W + level.extra_W, n.gpus * level.seconds);
-    }
-    n.carried = false;
-    n.since_s = now_s;
+    book_node(c, p, index, now_s);
   }
+  joined_.erase(model::to_index(p.id));
   p.carried_nodes.clear();
   p.levels.clear();
   p.carried_gpus = 0.0;

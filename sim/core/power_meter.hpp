@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/config/config.hpp"
@@ -62,7 +64,8 @@ private:
     double active_gpus = 0.0; ///< GPUs drawing above idle
     double since_s = 0.0;     ///< last change
     model::NodePower power = model::NodePower::ON;
-    bool carried = false; ///< held whole by a job that books it from its ledger when it leaves
+    bool carried = false;    ///< held whole by a job that books it from its ledger when it leaves
+    std::uint64_t stamp = 0; ///< the last placement that held it whole (take_placement)
   };
   struct ClusterMeter {
     std::vector<NodeMeter> nodes;
@@ -93,6 +96,10 @@ private:
   double node_wall_at_W(const ClusterMeter& c, const NodeMeter& n, double extra_W) const;
   /// The job's shares kept node by node: all of its placement, or the ones it does not carry.
   const std::vector<model::NodeShare>& node_by_node_shares(const JobRuntime& job) const;
+  /// The job's draw sums for `placement`: nodes it now holds whole join its ledger, nodes it left are booked.
+  void take_placement(ClusterMeter& c, JobPower& p, const std::vector<model::NodeShare>& placement, double now_s);
+  /// Books the job's ledger (since the node joined it) to one node it carries and hands it back.
+  void book_node(ClusterMeter& c, const JobPower& p, std::uint32_t index, double now_s);
   /// Books the job's ledger to the nodes it carries and hands them back to per-node keeping.
   void book_carried(ClusterMeter& c, JobPower& p, double now_s);
   double node_gpu_W(const NodeMeter& n) const;
@@ -114,6 +121,9 @@ private:
   JobTable& table_;
   std::uint64_t seed_;
   std::vector<ClusterMeter> clusters_;
+  std::uint64_t stamp_ = 0; ///< counts take_placement calls
+  /// Per job (by id), the nodes that joined its ledger after it began, with the ledger as it was then.
+  std::unordered_map<std::uint64_t, std::vector<std::pair<std::uint32_t, std::vector<DrawLevel>>>> joined_;
 };
 
 } // namespace acme::core

@@ -202,3 +202,32 @@ TEST_CASE("core::power_meter: a job carrying 16 whole nodes books the same figur
   CHECK(r.gpu_server_W.total_weight() == 17 * 400.0);
   CHECK(r.gpu_server_W.mean_W() == Approx(r.total_J() / (17 * 400.0)));
 }
+
+TEST_CASE("core::power_meter: a carried job that replaces one node books that node alone, exactly", "[core][power]") {
+  // 16 nodes compute 110-210 s; the job recovers (idle) and at 220 s node 3 is replaced by node 16; it
+  // computes 230-330 s. Node 3 and node 16 each computed 100 s; the figures equal node-by-node keeping's.
+  std::string text = HAND_CONFIG;
+  text.replace(text.find("nodes: 2"), 8, "nodes: 17");
+  config::Config cfg = config::load_config_text(text, "hand.yaml", "");
+  core::JobTable table = test::one_cluster(17);
+  core::PowerMeter meter(cfg, table);
+  model::JobSpec spec = test::pretrain_job(1, 16, 1000.0);
+  core::JobRuntime& job = start(table, meter, spec, 100.0);
+  enter(table, job, core::JobStage::COMPUTING, 110.0);
+  enter(table, job, core::JobStage::RECOVERING, 210.0);
+  table.clusters[0].view.set_now(220.0);
+  table.clusters[0].view.move_share(spec.id, model::NodeId{3}, model::NodeId{16});
+  meter.placement_changed(job);
+  CHECK(job.power.carried_nodes.size() == 16);
+  enter(table, job, core::JobStage::COMPUTING, 230.0);
+  CHECK(meter.power_W(model::ClusterId{0}) == 16 * 2800.0 + 880.0);
+  release(table, meter, job, spec.id, 330.0);
+  const metrics::ClusterPowerReport r = meter.finish(400.0).at(0);
+  CHECK(r.total_J() == 17 * 880.0 * 400 + 1920.0 * 3200);
+  CHECK(r.gpu_J == 17 * 8 * 60.0 * 400 + 240.0 * 25600);
+  CHECK(r.gpu_W.total_weight() == 17 * 8 * 400.0);
+  CHECK(r.gpu_W.cdf(61.0) == Approx((54400.0 - 25600.0) / 54400.0));
+  CHECK(r.gpu_server_W.total_weight() == 17 * 400.0);
+  CHECK(r.gpu_server_W.cdf(2000.0) == Approx((6800.0 - 3200.0) / 6800.0));
+  CHECK(job.power.energy_J == 16 * (880.0 * 10 + 2800.0 * 100 + 880.0 * 20 + 2800.0 * 100));
+}
