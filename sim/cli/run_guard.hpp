@@ -10,7 +10,7 @@ namespace acme::cli {
 
 /// `--max-time DURATION` and `--max-memory SIZE`: a run that passes either stops with a ConfigError naming
 /// the option (exit code 2); its output folder keeps what it held (nothing is committed). Checked with the
-/// progress callback, about every thousand simulated instants.
+/// progress callback, every 50 ms of wall-clock time (at the end of a simulated instant).
 class RunGuard {
 public:
   /// Parses the options' texts ("10min", "4GiB"); throws ConfigError naming the option when malformed.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <exception>
 #include <functional>
 
@@ -36,6 +37,7 @@ private:
   core::EventLoop& loop_;
   std::function<void(const Progress&)> on_progress_;
   double armed_at_s_ = -1.0; ///< date of the earliest kernel timer set and not yet fired (-1: none)
+  std::chrono::steady_clock::time_point last_progress_ = std::chrono::steady_clock::now(); ///< last on_progress_
   std::exception_ptr error_;
 };
 
