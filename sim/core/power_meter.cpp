@@ -31,14 +31,6 @@ double gpus_of(const model::NodeShare& share) {
   return static_cast<double>(model::share_milli(share)) / model::MILLI_PER_GPU;
 }
 
-/// Jobs that hold at least this many nodes whole carry them (below, node-by-node keeping costs as little
-/// and keeps small runs' figures exactly as they were).
-constexpr std::size_t CARRY_MIN_NODES = 16;
-
-bool is_whole(const model::NodeShare& share, std::uint32_t node_gpus) {
-  return share.milli == 0 && share.gpus == node_gpus;
-}
-
 /// Adds `dt` to the ledger's time at draw `extra_W` (a job has few: busy, checkpoint or restore, idle).
 void note_level(std::vector<DrawLevel>& levels, double extra_W, double dt) {
   for (DrawLevel& level : levels) {
@@ -178,57 +170,6 @@ void PowerMeter::allocated(JobRuntime& job) {
   p.allocated = true;
 }
 
-void PowerMeter::take_placement(ClusterMeter& c, JobPower& p, const std::vector<model::NodeShare>& placement,
-                                double now_s) {
-  p.held_W = 0.0;
-  p.per_extra_W = 0.0;
-  p.carried_gpus = 0.0;
-  p.carried_wall_per_W = 0.0;
-  std::size_t whole = 0;
-  for (const auto& share : placement) {
-    whole += is_whole(share, c.nodes[model::to_index(share.node)].gpus) ? 1 : 0;
-  }
-  bool carry = whole >= CARRY_MIN_NODES;
-  ++stamp_;
-  for (const auto& share : placement) {
-    NodeMeter& n = c.nodes[model::to_index(share.node)];
-    double g = gpus_of(share);
-    p.held_W += (g * n.idle_W + g / n.gpus * c.base_idle_W) / c.efficiency;
-    p.per_extra_W += g * (1.0 + n.slope) / c.efficiency;
-    if (!carry || !is_whole(share, n.gpus)) {
-      continue;
-    }
-    n.stamp = stamp_;
-    p.carried_gpus += g;
-    p.carried_wall_per_W += g * (1.0 + n.slope) / c.efficiency;
-    if (!n.carried) {
-      touch(c, n, now_s); // its own draw up to now; from now on it draws what the job draws
-      n.carried = true;
-      p.carried_nodes.push_back(model::to_index(share.node));
-      if (!p.levels.empty()) { // joins a ledger already running: books only what comes after now
-        joined_[model::to_index(p.id)].push_back({model::to_index(share.node), p.levels});
-      }
-    }
-  }
-  std::erase_if(p.carried_nodes, [&](std::uint32_t index) { // the nodes it left: booked now
-    if (c.nodes[index].stamp == stamp_) {
-      return false;
-    }
-    book_node(c, p, index, now_s);
-    return true;
-  });
-  if (p.carried_nodes.empty()) {
-    p.levels.clear();
-    joined_.erase(model::to_index(p.id));
-  }
-  p.shared.clear();
-  if (carry) { // the shares it does not carry, kept node by node (a job that carries none reads the view)
-    std::copy_if(placement.begin(), placement.end(), std::back_inserter(p.shared), [&](const model::NodeShare& share) {
-      return !is_whole(share, c.nodes[model::to_index(share.node)].gpus);
-    });
-  }
-}
-
 void PowerMeter::placement_changed(JobRuntime& job) {
   ACME_ASSERT(job.power.extra_W == 0.0, "a job moves to other nodes only while its GPUs are idle");
   ClusterMeter& c = meter_of(job);
@@ -304,46 +245,6 @@ void PowerMeter::redraw(JobRuntime& job, double extra_W, bool stalled, double no
   }
   p.extra_W = extra_W;
   p.stalled = stalled;
-}
-
-const std::vector<model::NodeShare>& PowerMeter::node_by_node_shares(const JobRuntime& job) const {
-  const JobPower& p = job.power;
-  return p.carried_nodes.empty() ? table_.clusters[model::to_index(job.cluster)].view.job(p.id).placement : p.shared;
-}
-
-void PowerMeter::book_node(ClusterMeter& c, const JobPower& p, std::uint32_t index, double now_s) {
-  NodeMeter& n = c.nodes[index];
-  const std::vector<DrawLevel>* before = nullptr; // the ledger when it joined (none: from the start)
-  auto found = joined_.find(model::to_index(p.id));
-  if (found != joined_.end()) {
-    for (const auto& [node, levels] : found->second) {
-      before = node == index ? &levels : before;
-    }
-  }
-  for (const DrawLevel& level : p.levels) {
-    double seconds = level.seconds;
-    for (std::size_t k = 0; before != nullptr && k < before->size(); ++k) {
-      seconds -= (*before)[k].extra_W == level.extra_W ? (*before)[k].seconds : 0.0;
-    }
-    c.report.gpu_server_W.add(node_wall_at_W(c, n, n.gpus * level.extra_W), seconds);
-    c.report.gpu_W.add(n.idle_W + level.extra_W, n.gpus * seconds);
-  }
-  if (before != nullptr) {
-    std::erase_if(found->second, [&](const auto& joined) { return joined.first == index; });
-  }
-  n.carried = false;
-  n.since_s = now_s;
-}
-
-void PowerMeter::book_carried(ClusterMeter& c, JobPower& p, double now_s) {
-  for (std::uint32_t index : p.carried_nodes) {
-    book_node(c, p, index, now_s);
-  }
-  joined_.erase(model::to_index(p.id));
-  p.carried_nodes.clear();
-  p.levels.clear();
-  p.carried_gpus = 0.0;
-  p.carried_wall_per_W = 0.0;
 }
 
 double PowerMeter::extra_for(const JobRuntime& job) const {

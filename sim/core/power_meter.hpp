@@ -98,6 +98,8 @@ private:
   const std::vector<model::NodeShare>& node_by_node_shares(const JobRuntime& job) const;
   /// The job's draw sums for `placement`: nodes it now holds whole join its ledger, nodes it left are booked.
   void take_placement(ClusterMeter& c, JobPower& p, const std::vector<model::NodeShare>& placement, double now_s);
+  /// Books and hands back the carried nodes the placement just taken (take_placement) no longer holds.
+  void book_nodes_left(ClusterMeter& c, JobPower& p, double now_s);
   /// Books the job's ledger (since the node joined it) to one node it carries and hands it back.
   void book_node(ClusterMeter& c, const JobPower& p, std::uint32_t index, double now_s);
   /// Books the job's ledger to the nodes it carries and hands them back to per-node keeping.
