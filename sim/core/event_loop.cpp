@@ -133,21 +133,6 @@ std::vector<const model::ClusterView*> views_of(const JobTable& table) {
   return views;
 }
 
-/// Per cluster, the failures of the trace per node-second over its span (from the epoch to its last row).
-std::vector<double> traced_rates(const std::vector<FailureTraceRow>& trace, const std::vector<std::uint32_t>& nodes) {
-  std::vector<double> count(nodes.size(), 0.0);
-  double span_s = 0.0;
-  for (const FailureTraceRow& row : trace) {
-    count[model::to_index(row.cluster)] += 1.0;
-    span_s = std::max(span_s, row.time_s);
-  }
-  std::vector<double> rates(nodes.size(), 0.0);
-  for (std::size_t c = 0; c < nodes.size() && span_s > 0.0; ++c) {
-    rates[c] = nodes[c] > 0 ? count[c] / (nodes[c] * span_s) : 0.0;
-  }
-  return rates;
-}
-
 } // namespace
 
 EventLoop::EventLoop(LoopSetup setup)

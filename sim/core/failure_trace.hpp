@@ -26,4 +26,8 @@ struct FailureTraceRow {
 std::vector<FailureTraceRow> load_failure_trace(const std::string& path, const config::Config& config,
                                                 double epoch_unix_s);
 
+/// Per cluster (of `nodes` nodes each), the trace's failures per node-second over its span, from the run's
+/// start to its last row: the rate a checkpoint policy should assume when failures come from a trace.
+std::vector<double> traced_rates(const std::vector<FailureTraceRow>& trace, const std::vector<std::uint32_t>& nodes);
+
 } // namespace acme::core
