@@ -65,6 +65,11 @@ void parse_uplinks(const Node& node, NetworkConfig& net) {
     net.uplinks_per_leaf = std::max(1u, static_cast<std::uint32_t>(std::ceil(down_ports / r)));
     net.leaf_uplink_bw_Bps = down_ports * net.nic_bw_Bps / r;
     net.uplink_bw_Bps = net.leaf_uplink_bw_Bps / net.uplinks_per_leaf;
+    if (!(net.uplink_bw_Bps >= model::limits::MIN_BANDWIDTH_BPS)) {
+      ratio.fail("oversubscription \"" + excerpt(ratio.as_string()) + "\" leaves a leaf uplink " +
+                 number_text(net.uplink_bw_Bps) + " B/s, below the bound of 1 kB/s; expected at most " +
+                 number_text(std::floor(down_ports * net.nic_bw_Bps / model::limits::MIN_BANDWIDTH_BPS)) + ":1");
+    }
   } else {
     if (count.is_defined()) {
       net.uplinks_per_leaf = count.as_count();
