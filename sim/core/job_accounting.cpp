@@ -11,6 +11,19 @@ void JobAccounting::count_failure(std::uint32_t category, std::size_t categories
   ++failures.at(category);
 }
 
+void JobAccounting::close_failed_attempt(std::uint32_t category, std::size_t categories, double gpus, double now_s) {
+  if (attempt_start_s < 0.0) {
+    return; // struck again while restarting: no attempt was under way
+  }
+  if (failed_attempts.count.empty()) {
+    failed_attempts.count.assign(categories + 1, 0); // + switch failures
+    failed_attempts.gpu_s.assign(categories + 1, 0.0);
+  }
+  ++failed_attempts.count.at(category);
+  failed_attempts.gpu_s.at(category) += gpus * (now_s - attempt_start_s);
+  attempt_start_s = -1.0;
+}
+
 void JobAccounting::begin_wait(double now_s) {
   wait_reason = model::WaitReason::PRIORITY; // what Slurm reports for a pending job nothing else holds
   wait_since_s = now_s;
@@ -54,6 +67,7 @@ metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntim
   r.checkpoints = a.checkpoints;
   r.preemptions = a.preemptions;
   r.failures = a.failures;
+  r.failed_attempts = a.failed_attempts;
   r.gpu_busy_s = a.gpu_busy_s;
   r.energy = metrics::JobEnergy{job.power.energy_J, job.power.stall_J, job.power.rollback_J};
   r.wait_s = a.wait_s;

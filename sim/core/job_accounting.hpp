@@ -28,6 +28,8 @@ struct JobAccounting {
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
   std::vector<std::uint16_t> failures; ///< per failure category (config order, then switches); empty until the first
+  metrics::FailedAttempts failed_attempts;
+  double attempt_start_s = -1.0; ///< when the attempt under way started computing or starting; < 0: none open
   std::array<double, model::WAIT_REASON_COUNT> wait_s{};   ///< seconds waited, by reason, all waits
   model::WaitReason wait_reason = model::WaitReason::NONE; ///< the reason now (while waiting)
   double wait_since_s = -1.0;                              ///< since when under wait_reason; < 0: not waiting
@@ -35,6 +37,11 @@ struct JobAccounting {
   /// Counts a failure of `category` among `categories` node failure categories (index `categories`:
   /// a switch failure).
   void count_failure(std::uint32_t category, std::size_t categories);
+  /// An attempt starts (a start on placed nodes, or a restart in place).
+  void open_attempt(double now_s) { attempt_start_s = now_s; }
+  /// A failure of `category` ends the open attempt, if any, at `now_s`; the job goes on after it (a
+  /// restart), so the attempt becomes a FAILED row of its own. `gpus`: the GPUs it held.
+  void close_failed_attempt(std::uint32_t category, std::size_t categories, double gpus, double now_s);
   /// The job starts waiting (queued), its reason not yet known (NONE).
   void begin_wait(double now_s);
   /// While waiting, the reason changes to `reason`: the time since the last change counts for the old one.

@@ -53,10 +53,13 @@ void JobLifecycle::fail(model::JobId id, JobRuntime& job, std::uint32_t category
   cancel_transfers(job);
   parts_.checkpoint->roll_back(job, spec.gpu_share());
   job.failed_at_s = timer_.now_s();
+  std::size_t categories = faults_.failures.categories.size();
   if (!parts_.recovery->applies(spec)) {
+    job.accounting.failed_attempts.end_category = static_cast<std::int32_t>(category);
     finish(id, job, model::JobState::NODE_FAIL, model::EndCause::NODE_FAILURE);
     return;
   }
+  job.accounting.close_failed_attempt(category, categories, job.allocated_gpus, timer_.now_s());
   check_progress(job, spec);
   parts_.recovery->on_failure(id, job, category);
 }

@@ -134,6 +134,7 @@ void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& sta
   log_.trace("job {} starts on {} node(s)", entry->spec.name, start.placement.size());
   JobRuntime& job = table_.jobs.at(start.job);
   ++job.accounting.attempts;
+  job.accounting.open_attempt(timer_.now_s());
   allocate(cluster, start.job, job);
   job.enter(JobStage::STARTING, timer_.now_s());
   double now_s = timer_.now_s();
@@ -202,6 +203,7 @@ void JobLifecycle::on_launched(model::JobId id, JobRuntime& job) {
 
 void JobLifecycle::relaunch(model::JobId id, JobRuntime& job) {
   ++job.accounting.attempts;
+  job.accounting.open_attempt(timer_.now_s());
   parts_.power->placement_changed(job); // failed nodes were replaced
   on_launched(id, job);
 }

@@ -22,10 +22,12 @@ FaultStats::FaultStats(std::vector<ClusterInfo> clusters, std::vector<std::strin
   for (auto& t : totals_) {
     t.failures.assign(categories_.size(), 0);
   }
+  states_.assign(clusters_.size(), TraceStates(categories_));
 }
 
 void FaultStats::add(const JobRecord& r) {
   const model::JobSpec& job = *r.spec;
+  states_.at(model::to_index(job.cluster)).add(r);
   if (r.reject != model::RejectReason::NONE) {
     return;
   }
@@ -95,11 +97,12 @@ std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const
       R"("fault_tolerance": {{"failures": {}, "failures_by_category": {{{}}}, "gpu_hours_lost": {}, )"
       R"("rollback_gpu_hours": {}, "checkpoint_stall_gpu_hours": {}, "restore_gpu_hours": {}, "checkpoints": {}, )"
       R"("preemptions": {}, "pretrain_jobs": {}, "pretrain_gpu_hours_lost": {}, "pretrain_ettr": {}, )"
-      R"("other_queue_s": {{"jobs": {}, "mean": {}, "p50": {}, "p90": {}, "p99": {}, "max": {}}}}})",
+      R"("other_queue_s": {{"jobs": {}, "mean": {}, "p50": {}, "p90": {}, "p99": {}, "max": {}}}, {}}})",
       total, failures, number(t.lost_gpu_s / SECONDS_PER_HOUR), number(t.rollback_gpu_s / SECONDS_PER_HOUR),
       number(t.stall_gpu_s / SECONDS_PER_HOUR), number(t.restore_gpu_s / SECONDS_PER_HOUR), t.checkpoints,
       t.preemptions, t.pretrain_jobs, number(t.pretrain_lost_gpu_s / SECONDS_PER_HOUR), number(ettr), queue.count,
-      number(queue.mean), number(queue.p50), number(queue.p90), number(queue.p99), number(queue.max));
+      number(queue.mean), number(queue.p50), number(queue.p90), number(queue.p99), number(queue.max),
+      states_.at(c).render());
   double written = c < info.storage_bytes_written.size() ? info.storage_bytes_written[c] : 0.0;
   double read = c < info.storage_bytes_read.size() ? info.storage_bytes_read[c] : 0.0;
   double capacity = clusters_[c].storage_bw_Bps * info.end_time_s;

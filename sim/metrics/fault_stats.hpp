@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/metrics/job_record.hpp"
+#include "sim/metrics/trace_states.hpp"
 
 namespace acme::metrics {
 
@@ -56,6 +57,7 @@ private:
   std::vector<ClusterInfo> clusters_;
   std::vector<std::string> categories_;
   std::vector<Totals> totals_;
+  std::vector<TraceStates> states_;                                 ///< per cluster: its GPU jobs as AcmeTrace rows
   std::map<std::pair<std::size_t, std::uint64_t>, RunTotals> runs_; ///< (cluster, run)
 };
 

@@ -11,6 +11,14 @@
 
 namespace acme::metrics {
 
+/// How infrastructure failures cut a job into the rows AcmeTrace would hold: each attempt a failure ended
+/// and the job then restarted after is a FAILED row of its own; the job's own row keeps the rest.
+struct FailedAttempts {
+  std::vector<std::uint16_t> count; ///< per failure category: attempts it ended; empty until the first
+  std::vector<double> gpu_s;        ///< per failure category: their GPU time (attempt start to failure)
+  std::int32_t end_category = -1;   ///< the category of the failure that ended the job (NODE_FAIL); -1: none
+};
+
 /// The final account of one job, reported once by the engine when the job leaves the system
 /// (finished or rejected).
 struct JobRecord {
@@ -31,6 +39,7 @@ struct JobRecord {
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
   std::vector<std::uint16_t> failures;                   ///< per failure category (RecorderOptions order)
+  FailedAttempts failed_attempts;                        ///< the rows its infrastructure failures cut
   double gpu_busy_s = 0.0;                               ///< GPU-seconds of GPU work in a task plan (evaluation)
   std::array<double, model::WAIT_REASON_COUNT> wait_s{}; ///< seconds it waited, by reason, all waits
   std::array<std::uint32_t, 3> layout{};                 ///< tensor, pipeline, data parallel degrees (0: none, CPU job)

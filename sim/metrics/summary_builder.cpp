@@ -75,7 +75,10 @@ void SummaryBuilder::add(const JobRecord& record) {
     return;
   }
   ++s.states[static_cast<std::size_t>(record.state)];
-  s.queue_s.push_back(record.first_start_s - job.submit_time_s);
+  // A job that left before it ever started (a node failed under it while its pods started) waited its
+  // whole stay: its start is unknown, not -1.
+  double started_s = record.first_start_s == model::UNKNOWN_TIME_S ? record.end_s : record.first_start_s;
+  s.queue_s.push_back(started_s - job.submit_time_s);
   s.jct_s.push_back(record.end_s - job.submit_time_s);
   if (job.recorded_start_s != model::UNKNOWN_TIME_S) {
     s.recorded_queue_s.push_back(job.recorded_queue_s());
