@@ -101,7 +101,9 @@ std::vector<std::pair<double, double>> paper_queue_curve(const ClusterNames& c, 
   return paper_curve("cdf_job_duration_queue_" + c.letter + "_" + c.config + "_queue_" + type + ".csv");
 }
 
-bool check_type_curve(ValidationReport& report, const Summary& sim, const ClusterNames& c, const std::string& type) {
+bool check_type_curve(ValidationReport& report, const std::vector<Summary>& seeds, const ClusterNames& c,
+                      const std::string& type) {
+  const Summary& sim = seeds.front();
   if (sim.jobs(c.config, type) == 0.0) {
     report.line("  %-10s no job ran", type.c_str());
     return !provided(c.config, type);
@@ -123,19 +125,35 @@ bool check_type_curve(ValidationReport& report, const Summary& sim, const Cluste
               "  median %7.0f s (%.0f s)  p90 %7.0f s (%.0f s)  mean %7.0f s",
               type.c_str(), 100 * at1, 100 * paper_at(paper, 1), 100 * at60, 100 * paper_at(paper, 60), 100 * at3600,
               100 * paper_at(paper, 3600), p50, paper_quantile_s(paper, 0.5), p90, paper_quantile_s(paper, 0.9), mean);
-  return report.check_range(c.paper + " " + type + " queueing-delay CDF: KS distance on 2^0..2^15 s",
-                            ks_distance(sim, c.config, type, paper), 0.0, MAX_KS);
+  double ks = 0.0; // the seeds' mean: one draw's distance moves with its few long waits
+  for (const Summary& s : seeds) {
+    ks += ks_distance(s, c.config, type, paper) / static_cast<double>(seeds.size());
+  }
+  return report.check_range(c.paper + " " + type + " queueing-delay CDF: KS distance on 2^0..2^15 s, seeds' mean", ks,
+                            0.0, MAX_KS);
 }
 
-bool check_table2(ValidationReport& report, const Summary& sim, const ClusterNames& c) {
+/// The mean of `key` over the seeds' runs: a mean queueing delay moves with the workload's draw (rare
+/// long waits dominate it), so Table 2's means are compared with the seeds' mean, not with one draw.
+double seeds_mean(const std::vector<Summary>& seeds, const std::string& cluster, const std::string& type,
+                  const std::string& key) {
+  double sum = 0.0;
+  for (const Summary& s : seeds) {
+    sum += s.get(cluster, type, key);
+  }
+  return sum / static_cast<double>(seeds.size());
+}
+
+bool check_table2(ValidationReport& report, const std::vector<Summary>& seeds, const ClusterNames& c) {
   CsvTable table("cluster_summary.csv");
   const auto& row = table.row({{"id", c.paper}});
+  const Summary& sim = seeds.front();
   bool ok = true;
   for (const auto& [type, mean_col, median_col] : {std::tuple{"all_gpu", "avg_que_time_gpu", "med_que_time_gpu"},
                                                    std::tuple{"CPU", "avg_que_time_cpu", "med_que_time_cpu"}}) {
     std::string what = c.paper + (std::string(type) == "CPU" ? " CPU jobs" : " GPU jobs");
-    ok &= report.check(what + ": mean queueing delay (s) vs Table 2", sim.get(c.config, type, "queue_s.mean"),
-                       table.number(row, mean_col), MEAN_TOLERANCE);
+    ok &= report.check(what + ": mean queueing delay (s), seeds' mean, vs Table 2",
+                       seeds_mean(seeds, c.config, type, "queue_s.mean"), table.number(row, mean_col), MEAN_TOLERANCE);
     double paper_median = table.number(row, median_col);
     double low = std::min(paper_median / MEDIAN_FACTOR, paper_median - MEDIAN_SLACK_S);
     double high = std::max(paper_median * MEDIAN_FACTOR, paper_median + MEDIAN_SLACK_S);
@@ -179,7 +197,8 @@ void report_plan_holds(ValidationReport& report, const Summary& sim, const Clust
               sim.cluster_metric(c.config, "team_plan.hold_s.max"));
 }
 
-/// Seeds whose runs show how much of a mean is the workload's draw (the checks use seed 1 alone).
+/// Seeds whose runs show how much of a mean is the workload's draw: the curves' KS distances and Table 2's
+/// means are checked as their mean over these seeds; medians and the longest wait on seed 1's run.
 constexpr std::uint64_t SPREAD_SEEDS = 5;
 
 /// One figure of every seed's run: a mean queueing delay (rare long waits dominate it) or a provided
@@ -214,7 +233,8 @@ std::string spread_value(const SpreadRow& row, double v) {
 
 void print_spread(ValidationReport& report, const std::vector<SpreadRow>& rows,
                   const std::vector<std::string>& longest) {
-  report.line("by seed 1..%llu (the workload's draw; checks above: seed 1): mean queueing delay (s), and the KS "
+  report.line("by seed 1..%llu (the workload's draw; checks above: KS distances and Table 2 means the seeds' mean, the "
+              "rest seed 1): mean queueing delay (s), and the KS "
               "distance of each provided curve",
               static_cast<unsigned long long>(SPREAD_SEEDS));
   for (const SpreadRow& r : rows) {
@@ -238,8 +258,7 @@ void print_spread(ValidationReport& report, const std::vector<SpreadRow>& rows,
 /// Prints, for seeds 1..SPREAD_SEEDS, the means that rare long waits dominate, the provided curves' KS
 /// distances and the type that waits longest: a figure off the paper by more than the seeds' own spread
 /// is the model's; one inside it may be the draw's.
-void report_seed_spread(ValidationReport& report, const ValidationContext& ctx, const std::string& config_path,
-                        const Summary& seed1) {
+void report_seed_spread(ValidationReport& report, const std::vector<Summary>& seeds) {
   std::vector<SpreadRow> rows;
   for (const auto& [cluster, type] : {std::pair{"seren", "all_gpu"},
                                       {"seren", "Pretrain"},
@@ -258,11 +277,8 @@ void report_seed_spread(ValidationReport& report, const ValidationContext& ctx, 
     }
   }
   std::vector<std::string> longest;
-  add_seed(seed1, rows, longest);
-  for (std::uint64_t seed = 2; seed <= SPREAD_SEEDS; ++seed) {
-    RunMeasures run =
-        run_scenario(ctx, config_path, ScenarioRun{"queueing-seed" + std::to_string(seed), seed, {}, false});
-    add_seed(Summary(run.metrics), rows, longest);
+  for (const Summary& sim : seeds) {
+    add_seed(sim, rows, longest);
   }
   print_spread(report, rows, longest);
 }
@@ -272,19 +288,28 @@ void report_seed_spread(ValidationReport& report, const ValidationContext& ctx, 
 int check_queueing(const ValidationContext& ctx, const std::string& config_path) {
   ValidationReport report("queueing");
   report.line("queueing delay, simulated (paper): %s", config_path.c_str());
-  RunMeasures run = run_scenario(ctx, config_path, ScenarioRun{"queueing", 1, {}});
-  Summary sim(run.metrics);
+  std::vector<RunMeasures> runs;
+  runs.push_back(run_scenario(ctx, config_path, ScenarioRun{"queueing", 1, {}}));
+  for (std::uint64_t seed = 2; seed <= SPREAD_SEEDS; ++seed) {
+    runs.push_back(
+        run_scenario(ctx, config_path, ScenarioRun{"queueing-seed" + std::to_string(seed), seed, {}, false}));
+  }
+  std::vector<Summary> seeds;
+  for (const RunMeasures& run : runs) {
+    seeds.emplace_back(run.metrics);
+  }
+  const Summary& sim = seeds.front();
   bool ok = true;
   for (const ClusterNames& c : CLUSTERS) {
     report.line("%s", c.paper.c_str());
     for (const char* type : TYPES) {
-      ok &= check_type_curve(report, sim, c, type);
+      ok &= check_type_curve(report, seeds, c, type);
     }
-    ok &= check_table2(report, sim, c);
+    ok &= check_table2(report, seeds, c);
     report_plan_holds(report, sim, c);
   }
   ok &= check_evaluation_waits_longest(report, sim);
-  report_seed_spread(report, ctx, config_path, sim);
+  report_seed_spread(report, seeds);
   return report.finish(ok);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim/config/faults.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
@@ -230,6 +231,7 @@ SyntheticOptions parse_synthetic_options(const config::Config& cfg, const config
   o.users = section.get_or("users", DEFAULT_USERS, &config::Node::as_count);
   o.script_failure_share = in_range(section["script_failure_share"], DEFAULT_SCRIPT_SHARE, 0.0,
                                     std::nextafter(1.0, 2.0), "a share in [0, 1]");
+  o.draws_infra_failures = !(cfg.faults && (cfg.faults->failures.enabled || !cfg.faults->failures.trace_path.empty()));
   o.clusters = plan_clusters(cfg, section, o.preset);
   if (config::Node cores = section["cpu_job_cores"]; cores.is_defined()) {
     for (auto& plan : o.clusters) {

@@ -10,7 +10,13 @@ std::unique_ptr<WorkloadSource> make_synthetic_workload(const SyntheticOptions& 
   ParamTable params(acme_params_text(), "workloads/synthetic/acme_params.txt");
   std::vector<MergedSource::Part> parts;
   for (const auto& plan : options.clusters) {
-    auto generator = std::make_shared<ClusterGenerator>(load_cluster_model(params, plan.preset), plan, options, users);
+    ClusterModel model = load_cluster_model(params, plan.preset);
+    if (!options.draws_infra_failures) {
+      // The failure process strikes running jobs mid-run: the drawn states keep only the per-job chance
+      // of an infrastructure error (a storage, connection or NCCL set-up error a job meets once).
+      model.state.infra_hazard_per_gpu_s = 0.0;
+    }
+    auto generator = std::make_shared<ClusterGenerator>(std::move(model), plan, options, users);
     auto tags = std::make_shared<eval::EvalBatchTags>(plan.id); // evaluation batches become requests
     parts.push_back(MergedSource::Part{[generator, tags]() -> std::optional<model::JobSpec> {
                                          auto job = generator->next();
