@@ -77,9 +77,10 @@ const std::map<std::string, Subject>& subjects() {
         [](const validate::ValidationContext& ctx, std::vector<std::string>) { return validate::check_eval(ctx); }}},
       {"failures",
        {"the failure process and automatic recovery vs closed forms: a 4,096-node job's time with a fixed "
-        "restart (L + L N r R) and its failure count with lemon nodes",
+        "restart (L + L N r R), its failure count with lemon nodes, the InfiniteHBD fault trace, and Acme's "
+        "failed GPU time with the default config's failures",
         [](const validate::ValidationContext& ctx, std::vector<std::string>) {
-          return validate::check_failures(ctx);
+          return validate::check_failures(ctx, write_default_config(ctx));
         }}},
       {"network",
        {"the fluid network model vs closed forms (max-min shares, ring all-reduce, oversubscribed fabric), the "

@@ -55,6 +55,7 @@ void TraceStates::add(const JobRecord& r) {
     infra_gpu_s_[static_cast<std::size_t>(cut.end_category)] += own_gpu_s;
   } else if (r.spec->failure == model::FailureCategory::INFRASTRUCTURE || r.state == model::JobState::NODE_FAIL) {
     ++infra_rows_;
+    ++drawn_rows_;
     infra_gpu_s_.back() += own_gpu_s;
   }
 }
@@ -73,11 +74,11 @@ std::string TraceStates::render() const {
   constexpr double H = model::SECONDS_PER_HOUR;
   return fmt::format(
       R"("trace_states": {{"rows": {}, "restart_rows": {}, "cancelled_rows": {}, "failed_rows": {}, )"
-      R"("infrastructure_rows": {}, "gpu_hours": {}, "cancelled_gpu_hours": {}, "failed_gpu_hours": {}, )"
+      R"("infrastructure_rows": {}, "drawn_infrastructure_rows": {}, "gpu_hours": {}, "cancelled_gpu_hours": {}, "failed_gpu_hours": {}, )"
       R"("infrastructure_gpu_hours": {}, "failed_share": {}, "failed_gpu_time_share": {}, )"
       R"("infrastructure_share_of_failed": {}, "infrastructure_share_of_failed_gpu_time": {}, )"
       R"("infrastructure_gpu_time_by_category": {{{}}}}})",
-      rows_, restart_rows_, cancelled_rows_, failed_rows_, infra_rows_, gpu_s_ / H, cancelled_gpu_s_ / H,
+      rows_, restart_rows_, cancelled_rows_, failed_rows_, infra_rows_, drawn_rows_, gpu_s_ / H, cancelled_gpu_s_ / H,
       failed_gpu_s_ / H, infra_gpu_s / H, share(static_cast<double>(failed_rows_), static_cast<double>(rows_)),
       share(failed_gpu_s_, gpu_s_), share(static_cast<double>(infra_rows_), static_cast<double>(failed_rows_)),
       share(infra_gpu_s, failed_gpu_s_), by_category);

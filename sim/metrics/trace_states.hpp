@@ -30,6 +30,7 @@ private:
   std::uint64_t failed_rows_ = 0;
   std::uint64_t infra_rows_ = 0;
   std::uint64_t restart_rows_ = 0; ///< failed rows cut from jobs that went on
+  std::uint64_t drawn_rows_ = 0;   ///< infrastructure failures the workload drew as final states
   double gpu_s_ = 0.0;
   double cancelled_gpu_s_ = 0.0;
   double failed_gpu_s_ = 0.0;

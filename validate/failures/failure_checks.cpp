@@ -17,6 +17,7 @@
 #include "sim/config/faults.hpp"
 #include "sim/metrics/atomic_file.hpp"
 #include "validate/embedded_files.hpp"
+#include "validate/failures/acme_checks.hpp"
 #include "validate/failures/hbd_checks.hpp"
 #include "validate/validation_report.hpp"
 
@@ -123,13 +124,14 @@ bool check_lemons(const ValidationContext& ctx, const SingleJob& s, const Refere
 
 } // namespace
 
-int check_failures(const ValidationContext& ctx) {
+int check_failures(const ValidationContext& ctx, const std::string& default_config_path) {
   ValidationReport report("failures");
   ReferenceTable refs(validation_file("failures/reference.yaml"), "validate/failures/reference.yaml");
   SingleJob s = load_single_job(ctx);
   bool ok = check_expected_time(ctx, s, refs, report);
   ok = check_lemons(ctx, s, refs, report) && ok;
   ok = check_hbd_trace(ctx, report) && ok;
+  ok = check_acme_failures(ctx, default_config_path, report) && ok;
   return report.finish(ok);
 }
 

@@ -39,10 +39,9 @@ struct SyntheticOptions {
   double resubmit_delay_s = 0.0;     ///< from a pretraining attempt's end to the next attempt's submission
   std::uint32_t users = 0;           ///< users per cluster
   double script_failure_share = 0.0; ///< share of early failures that are script (not framework) errors
-  /// Whether the drawn final states include mid-run infrastructure failures (StateModel's hazard per
-  /// GPU-second). False when the run's failure process strikes jobs itself (`failures:` on): the drawn
-  /// states then keep the script and framework failures and the per-job chance of an infrastructure error
-  /// (infra_base), so that no node failure is counted twice.
+  /// Whether the drawn final states include infrastructure failures (StateModel's infra terms). False when
+  /// the run's failure process strikes jobs itself (`failures:` on): the drawn states then keep the script
+  /// and framework failures only, so that no infrastructure failure is counted twice.
   bool draws_infra_failures = true;
   std::vector<ClusterPlan> clusters; ///< in config order
 

@@ -12,8 +12,8 @@ std::unique_ptr<WorkloadSource> make_synthetic_workload(const SyntheticOptions& 
   for (const auto& plan : options.clusters) {
     ClusterModel model = load_cluster_model(params, plan.preset);
     if (!options.draws_infra_failures) {
-      // The failure process strikes running jobs mid-run: the drawn states keep only the per-job chance
-      // of an infrastructure error (a storage, connection or NCCL set-up error a job meets once).
+      // The failure process strikes the jobs: the drawn states keep the script and framework failures.
+      model.state.infra_base = 0.0;
       model.state.infra_hazard_per_gpu_s = 0.0;
     }
     auto generator = std::make_shared<ClusterGenerator>(std::move(model), plan, options, users);
