@@ -72,6 +72,41 @@ std::optional<Location> Node::override_location(const YAML::Node& yaml) const {
   return std::nullopt;
 }
 
+namespace {
+/// Whether `target` is `tree` or lies below it.
+bool holds(const YAML::Node& tree, const YAML::Node& target) {
+  if (tree.is(target)) {
+    return true;
+  }
+  if (tree.IsMap()) {
+    for (const auto& kv : tree) {
+      if (holds(kv.second, target)) {
+        return true;
+      }
+    }
+  } else if (tree.IsSequence()) {
+    for (const auto& item : tree) {
+      if (holds(item, target)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+} // namespace
+
+std::optional<Location> Node::override_within(const YAML::Node& yaml) const {
+  if (!overrides_ || !yaml.IsDefined()) {
+    return std::nullopt;
+  }
+  for (const auto& root : *overrides_) {
+    if (holds(yaml, root.value)) {
+      return root.where;
+    }
+  }
+  return std::nullopt;
+}
+
 Node Node::child(const YAML::Node& yaml, std::string path) const {
   // A missing key yields a yaml-cpp "zombie" that throws on most uses: replace it by an undefined node.
   YAML::Node safe = yaml.IsDefined() ? yaml : YAML::Node(YAML::NodeType::Undefined);
@@ -144,8 +179,9 @@ void Node::expect_keys(const std::vector<std::string>& accepted) const {
     if (known) {
       continue;
     }
+    // A key an override created (--set foo.bar=1 makes "foo") has no mark: blame the override below it.
     Location where = origin_ ? *origin_
-                             : override_location(kv.second).value_or(
+                             : override_within(kv.second).value_or(
                                    Location{file(), kv.first.Mark().line + 1, kv.first.Mark().column + 1});
     std::string msg = "unknown key \"" + key + "\"; expected one of: " + join(accepted);
     if (auto hint = did_you_mean(key, accepted); !hint.empty()) {

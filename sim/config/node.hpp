@@ -94,6 +94,8 @@ public:
 private:
   std::string scalar_text() const;
   Node child(const YAML::Node& yaml, std::string path) const;
+  /// The override whose value is `yaml` or lies below it (a map an override's path created).
+  std::optional<Location> override_within(const YAML::Node& yaml) const;
   std::optional<Location> override_location(const YAML::Node& yaml) const;
 
   YAML::Node node_;

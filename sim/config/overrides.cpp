@@ -77,6 +77,9 @@ YAML::Node apply_override(YAML::Node& root, const Override& override_value) {
   const std::string argument = override_value.key_path + "=" + override_value.value;
   const Location where = override_location(override_value);
   std::vector<PathStep> steps = split_path(override_value.key_path, argument);
+  if (override_value.value.find_first_not_of(" \t") == std::string::npos) {
+    bad_override(where, "the value after '=' is empty");
+  }
   YAML::Node value;
   try {
     value = load_yaml_text(override_value.value, "value").yaml();
