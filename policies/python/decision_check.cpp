@@ -6,8 +6,18 @@
 #include <cmath>
 #include <type_traits>
 
+#include "sim/model/error.hpp"
+
 namespace acme::policies::python {
 namespace {
+
+/// A job as a message names it: the id its policy sees and the workload's own job_id ("job 0 (job_id 1)").
+std::string job_text(const model::JobSpec& job) {
+  if (job.name.empty()) {
+    return fmt::format("job {}", model::to_index(job.id));
+  }
+  return fmt::format("job {} (job_id {})", model::to_index(job.id), excerpt(job.name));
+}
 
 std::string phase_name(model::JobPhase phase) {
   switch (phase) {
@@ -24,9 +34,9 @@ std::string phase_name(model::JobPhase phase) {
 std::string check_fraction(const model::JobSpec& job, const model::Placement& placement, const FreeResources& free) {
   const model::ClusterView& view = free.view();
   if (placement.size() != 1 || placement.front().gpus != 0 || placement.front().milli != job.gpu_milli) {
-    return fmt::format("job {} asks for {} thousandths of one GPU and the placement is {}; expected one share "
+    return fmt::format("{} asks for {} thousandths of one GPU and the placement is {}; expected one share "
                        "(node, gpus=0, milli={}, gpu)",
-                       model::to_index(job.id), job.gpu_milli, describe(placement), job.gpu_milli);
+                       job_text(job), job.gpu_milli, describe(placement), job.gpu_milli);
   }
   const model::NodeShare& share = placement.front();
   const auto node = model::to_index(share.node);
@@ -59,8 +69,8 @@ std::string check_whole_gpus(const model::JobSpec& job, const model::Placement& 
       return fmt::format("node {} does not exist; expected a node from 0 to {}", node, view.shape().nodes - 1);
     }
     if (share.milli != 0 || share.gpus == 0) {
-      return fmt::format("the share on node {} is {}; expected whole GPUs (gpus > 0, milli 0) for job {}", node,
-                         describe({share}), model::to_index(job.id));
+      return fmt::format("the share on node {} is {}; expected whole GPUs (gpus > 0, milli 0) for {}", node,
+                         describe({share}), job_text(job));
     }
     if (!view.is_up(share.node)) {
       return fmt::format("node {} is down; expected an up node", node);
@@ -80,8 +90,8 @@ std::string check_whole_gpus(const model::JobSpec& job, const model::Placement& 
                              return a.gpus < b.gpus;
                            })->gpus;
   if (total < job.gpus || total - smallest >= job.gpus) {
-    return fmt::format("the placement holds {} GPUs and job {} asks for {}; expected its GPUs, with no share to spare",
-                       total, model::to_index(job.id), job.gpus);
+    return fmt::format("the placement holds {} GPUs and {} asks for {}; expected its GPUs, with no share to spare",
+                       total, job_text(job), job.gpus);
   }
   return "";
 }
@@ -104,18 +114,18 @@ std::string describe(const model::Placement& placement) {
 std::string check_placement(const model::JobSpec& job, const model::Placement& placement, const FreeResources& free) {
   if (job.is_cpu_job()) {
     if (!placement.empty()) {
-      return fmt::format("job {} is a CPU job and the placement is {}; expected an empty placement (the CPU pool)",
-                         model::to_index(job.id), describe(placement));
+      return fmt::format("{} is a CPU job and the placement is {}; expected an empty placement (the CPU pool)",
+                         job_text(job), describe(placement));
     }
     if (job.cpus > free.free_cpu_cores()) {
-      return fmt::format("job {} asks for {} CPU cores and {} are free; expected at most the free cores",
-                         model::to_index(job.id), job.cpus, free.free_cpu_cores());
+      return fmt::format("{} asks for {} CPU cores and {} are free; expected at most the free cores",
+                         job_text(job), job.cpus, free.free_cpu_cores());
     }
     return "";
   }
   if (placement.empty()) {
-    return fmt::format("job {} asks for {} GPUs and the placement is empty; expected shares that cover them",
-                       model::to_index(job.id), job.gpus);
+    return fmt::format("{} asks for {} GPUs and the placement is empty; expected shares that cover them",
+                       job_text(job), job.gpus);
   }
   return job.is_fractional() ? check_fraction(job, placement, free) : check_whole_gpus(job, placement, free);
 }
@@ -133,12 +143,12 @@ std::string DecisionCheck::phase_error(model::JobId job, model::JobPhase wanted,
                        decision, model::to_index(job), phase_name(wanted));
   }
   if (entry->phase != wanted) {
-    return fmt::format("{} for job {}, which is {}; expected a {} job", decision, model::to_index(job),
+    return fmt::format("{} for {}, which is {}; expected a {} job", decision, job_text(entry->spec),
                        phase_name(entry->phase), phase_name(wanted));
   }
   if (decided_.count(job) > 0) {
-    return fmt::format("{} for job {}, which already has a decision in this call; expected one decision per job",
-                       decision, model::to_index(job));
+    return fmt::format("{} for {}, which already has a decision in this call; expected one decision per job",
+                       decision, job_text(entry->spec));
   }
   return "";
 }
@@ -149,7 +159,7 @@ std::string DecisionCheck::accept_start(const model::StartJob& start) {
   }
   const model::JobSpec& spec = free_.view().job(start.job).spec;
   if (std::string error = check_placement(spec, start.placement, free_); !error.empty()) {
-    return fmt::format("StartJob for job {} on {}: {}", model::to_index(start.job), describe(start.placement), error);
+    return fmt::format("StartJob for {} on {}: {}", job_text(spec), describe(start.placement), error);
   }
   if (spec.is_cpu_job()) {
     free_.take_cpus(spec.cpus);

@@ -59,8 +59,7 @@ std::optional<model::Placement> PythonPlacement::place(const model::JobSpec& job
   }
   if (std::string error = check_placement(job, placement, free); !error.empty()) {
     throw_result_error(s.spec, "", 0, s.place,
-                       what + " returned " + describe(placement) + " for job " +
-                           std::to_string(model::to_index(job.id)) + ": " + error);
+                       what + " returned " + describe(placement) + ": " + error);
   }
   return placement;
 }

@@ -147,8 +147,8 @@ py::object value_from(const config::Node& node) {
   }
   if (yaml.IsMap()) {
     py::dict out;
-    for (const std::string& key : node.keys()) {
-      out[py::str(key)] = value_from(node[key]);
+    for (const auto& [key, value] : node.items()) {
+      out[py::str(key)] = value_from(value);
     }
     return out;
   }

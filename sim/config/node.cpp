@@ -151,6 +151,18 @@ Node Node::at(std::size_t index) const {
                path_ + "[" + std::to_string(index) + "]");
 }
 
+std::vector<std::pair<std::string, Node>> Node::items() const {
+  std::vector<std::pair<std::string, Node>> out;
+  if (!is_map()) {
+    return out;
+  }
+  for (const auto& kv : node_) {
+    std::string key = kv.first.Scalar();
+    out.emplace_back(key, child(kv.second, child_path(path_, key)));
+  }
+  return out;
+}
+
 std::vector<std::string> Node::keys() const {
   std::vector<std::string> out;
   if (!is_map()) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/model/error.hpp"
@@ -56,6 +57,9 @@ public:
   Node at(std::size_t index) const;
   /// Keys of a map in document order.
   std::vector<std::string> keys() const;
+  /// Keys and values of a map in document order, in one pass (looking each key up again is linear in the
+  /// map's size: a map of 40,000 keys would take seconds).
+  std::vector<std::pair<std::string, Node>> items() const;
 
   /// Fails when the map has a key outside `accepted` (message lists them, with a did-you-mean).
   void expect_keys(const std::vector<std::string>& accepted) const;

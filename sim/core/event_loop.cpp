@@ -98,8 +98,8 @@ void check_queues_drained(const JobTable& table, const config::Config& cfg) {
     const config::Node& where = cfg.clusters[c].scheduler.node;
     throw ConfigError(where.location(), where.path(),
                       "the scheduler left " + std::to_string(view.queued_jobs()) +
-                          " jobs waiting when nothing else could happen (the first: job " +
-                          std::to_string(model::to_index(first->first)) + ", " +
+                          " jobs waiting when nothing else could happen (the first: job_id " +
+                          excerpt(first->second.spec.name) + ", " +
                           std::to_string(first->second.spec.gpus) +
                           " GPUs); expected every job to be started or rejected");
   }
