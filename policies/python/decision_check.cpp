@@ -118,14 +118,14 @@ std::string check_placement(const model::JobSpec& job, const model::Placement& p
                          job_text(job), describe(placement));
     }
     if (job.cpus > free.free_cpu_cores()) {
-      return fmt::format("{} asks for {} CPU cores and {} are free; expected at most the free cores",
-                         job_text(job), job.cpus, free.free_cpu_cores());
+      return fmt::format("{} asks for {} CPU cores and {} are free; expected at most the free cores", job_text(job),
+                         job.cpus, free.free_cpu_cores());
     }
     return "";
   }
   if (placement.empty()) {
-    return fmt::format("{} asks for {} GPUs and the placement is empty; expected shares that cover them",
-                       job_text(job), job.gpus);
+    return fmt::format("{} asks for {} GPUs and the placement is empty; expected shares that cover them", job_text(job),
+                       job.gpus);
   }
   return job.is_fractional() ? check_fraction(job, placement, free) : check_whole_gpus(job, placement, free);
 }
@@ -147,8 +147,8 @@ std::string DecisionCheck::phase_error(model::JobId job, model::JobPhase wanted,
                        phase_name(entry->phase), phase_name(wanted));
   }
   if (decided_.count(job) > 0) {
-    return fmt::format("{} for {}, which already has a decision in this call; expected one decision per job",
-                       decision, job_text(entry->spec));
+    return fmt::format("{} for {}, which already has a decision in this call; expected one decision per job", decision,
+                       job_text(entry->spec));
   }
   return "";
 }

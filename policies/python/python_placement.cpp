@@ -58,8 +58,7 @@ std::optional<model::Placement> PythonPlacement::place(const model::JobSpec& job
     }
   }
   if (std::string error = check_placement(job, placement, free); !error.empty()) {
-    throw_result_error(s.spec, "", 0, s.place,
-                       what + " returned " + describe(placement) + ": " + error);
+    throw_result_error(s.spec, "", 0, s.place, what + " returned " + describe(placement) + ": " + error);
   }
   return placement;
 }

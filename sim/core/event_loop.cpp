@@ -99,8 +99,7 @@ void check_queues_drained(const JobTable& table, const config::Config& cfg) {
     throw ConfigError(where.location(), where.path(),
                       "the scheduler left " + std::to_string(view.queued_jobs()) +
                           " jobs waiting when nothing else could happen (the first: job_id " +
-                          excerpt(first->second.spec.name) + ", " +
-                          std::to_string(first->second.spec.gpus) +
+                          excerpt(first->second.spec.name) + ", " + std::to_string(first->second.spec.gpus) +
                           " GPUs); expected every job to be started or rejected");
   }
 }

@@ -63,7 +63,10 @@ TEST_CASE("metrics::trace_states: restarted attempts become FAILED rows, causes 
   // infrastructure 5. Failed GPU time 1,200 + 100 + 50 + 150 = 1,500 of 4,000 GPU-hours; infrastructure
   // 1,350: nvlink 1,000, ecc 300, drawn 50.
   CHECK_THAT(out, Catch::Contains(R"("rows": 8, "restart_rows": 3, "cancelled_rows": 1, "failed_rows": 6, )"));
-  CHECK_THAT(out, Catch::Contains(R"("infrastructure_rows": 5, "drawn_infrastructure_rows": 1, "gpu_hours": 4000, "cancelled_gpu_hours": 100, )"));
+  CHECK_THAT(
+      out,
+      Catch::Contains(
+          R"("infrastructure_rows": 5, "drawn_infrastructure_rows": 1, "gpu_hours": 4000, "cancelled_gpu_hours": 100, )"));
   CHECK_THAT(out, Catch::Contains(R"("failed_gpu_hours": 1500, "infrastructure_gpu_hours": 1350, )"));
   CHECK_THAT(out, Catch::Contains(R"("failed_share": 0.75, "failed_gpu_time_share": 0.375, )"));
   CHECK_THAT(out, Catch::Contains(R"("infrastructure_share_of_failed_gpu_time": 0.9, )"));
