@@ -52,9 +52,9 @@ ToleranceSet parse_tolerance(const config::Node& node) {
   config::Node patterns = node["metrics"];
   if (patterns.is_defined()) {
     patterns.expect_map();
-    for (const auto& pattern : patterns.keys()) {
+    for (const auto& [pattern, band] : patterns.items()) {
       // A plain number passes through as_duration_s unchanged, so utilisation patterns work too.
-      set.per_metric.emplace_back(pattern, parse_band(patterns[pattern], Tolerance{}, true));
+      set.per_metric.emplace_back(pattern, parse_band(band, Tolerance{}, true));
     }
   }
   return set;
@@ -128,8 +128,7 @@ Baseline load_baseline(const std::string& path) {
   if (!metrics.is_map() || metrics.size() == 0) {
     metrics.fail("expected a non-empty object of metric: number");
   }
-  for (const auto& name : metrics.keys()) {
-    config::Node value = metrics[name];
+  for (const auto& [name, value] : metrics.items()) {           // one pass: looking each name up again is quadratic
     if (value.yaml().IsScalar() && value.yaml().Tag() == "!") { // a JSON string such as "12" is no number
       value.fail("expected a number, got the string \"" + excerpt(value.yaml().Scalar()) + "\"");
     }

@@ -24,7 +24,7 @@ A case is one file, `tests/hostile/cases/<family>/<name>.case`: header lines, th
     ...                                output folder before the run (an earlier run's outputs)
 
 In args and files: {out} the output folder, {repo} the repository, {repeat:TEXT:N} TEXT N times, {keys:N} the
-mapping entries "k0: 0, k1: 1, ..." N of them, {nl} a
+mapping entries "k0: 0, k1: 1, ..." N of them ({jsonkeys:N}: with the keys quoted), {nl} a
 newline (inside one argument of args too).
 Every case also checks: no crash, abort or sanitizer report; on exit 2, one located line; no temporary
 file or staging folder left in the output folder or the case folder.
@@ -59,7 +59,8 @@ MAX_LINE_CHARS = 1200
 def expand(text, out):
     text = text.replace("{out}", str(out)).replace("{repo}", str(REPO)).replace("{nl}", "\n")
     text = re.sub(r"\{repeat:([^:}]*):(\d+)\}", lambda m: m.group(1) * int(m.group(2)), text)
-    return re.sub(r"\{keys:(\d+)\}", lambda m: ", ".join(f"k{i}: {i}" for i in range(int(m.group(1)))), text)
+    text = re.sub(r"\{keys:(\d+)\}", lambda m: ", ".join(f"k{i}: {i}" for i in range(int(m.group(1)))), text)
+    return re.sub(r"\{jsonkeys:(\d+)\}", lambda m: ", ".join(f'"k{i}": {i}' for i in range(int(m.group(1)))), text)
 
 
 def parse_case(path):
