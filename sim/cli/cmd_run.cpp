@@ -108,12 +108,12 @@ int cmd_run(std::vector<std::string> argv) {
     }
   }
   RunOptions o = parse_run_args(std::move(argv));
+  RunGuard guard(o.max_time, o.max_memory); // --max-time counts from here: loading and assembly included
   config::Config cfg = o.config_path.empty()
                            ? config::load_config_text(embedded_default_config(), "<embedded configs/acme.yaml>",
                                                       std::filesystem::current_path().string(), o.overrides)
                            : config::load_config(o.config_path, o.overrides);
   ProgressLine progress(!o.quiet && ::isatty(STDERR_FILENO) != 0);
-  RunGuard guard(o.max_time, o.max_memory);
   run::RunSetup setup;
   setup.out_dir = o.out_dir;
   setup.simulation.check_invariants = o.check_invariants;
