@@ -14,7 +14,7 @@ constexpr double INFINITE_S = std::numeric_limits<double>::infinity();
 
 CheckpointModel::CheckpointModel(const config::FaultConfig& faults, const policies::CheckpointPolicy& policy,
                                  CheckpointCosts costs, TimerService& timer, IoService& io, JobTable& table,
-                                 JobControl& control, model::Rng& stall_rng, metrics::EventTrace* trace)
+                                 JobControl& control, model::ClusterRngs& stall_rng, metrics::EventTrace* trace)
     : faults_(faults)
     , policy_(policy)
     , costs_(costs)
@@ -141,7 +141,7 @@ void CheckpointModel::resume(model::JobId id, JobRuntime& job) {
     job.checkpoint.transfer = start_transfer(id, job, IoDirection::READ);
     return;
   }
-  schedule_stall(id, job, faults_.preemption.fallback_restore.sample(stall_rng_));
+  schedule_stall(id, job, faults_.preemption.fallback_restore.sample(stall_rng_.of(job.cluster)));
 }
 
 void CheckpointModel::begin_compute(model::JobId id, JobRuntime& job) {
@@ -368,7 +368,7 @@ void CheckpointModel::preempt(model::JobId id, JobRuntime& job) {
     if (c.enabled) {
       c.transfer = start_transfer(id, job, IoDirection::WRITE);
     } else {
-      schedule_stall(id, job, faults_.preemption.fallback_save.sample(stall_rng_));
+      schedule_stall(id, job, faults_.preemption.fallback_save.sample(stall_rng_.of(job.cluster)));
     }
     return;
   }

@@ -7,6 +7,7 @@
 #include "sim/core/job_control.hpp"
 #include "sim/core/timer_service.hpp"
 #include "sim/metrics/event_trace.hpp"
+#include "sim/model/cluster_rngs.hpp"
 #include "sim/model/rng.hpp"
 
 namespace acme::core {
@@ -42,8 +43,8 @@ public:
   /// `stall_rng` draws the fallback save and restore costs of jobs without a checkpoint model;
   /// `trace` (optional) receives a row per checkpoint persisted and per restore.
   CheckpointModel(const config::FaultConfig& faults, const policies::CheckpointPolicy& policy, CheckpointCosts costs,
-                  TimerService& timer, IoService& io, JobTable& table, JobControl& control, model::Rng& stall_rng,
-                  metrics::EventTrace* trace = nullptr);
+                  TimerService& timer, IoService& io, JobTable& table, JobControl& control,
+                  model::ClusterRngs& stall_rng, metrics::EventTrace* trace = nullptr);
 
   const CheckpointCosts& costs() const { return costs_; }
   /// Per cluster, the node failure rate a failure trace shows (its failures over its nodes and span), for
@@ -102,7 +103,7 @@ private:
   IoService& io_;
   JobTable& table_;
   JobControl& control_;
-  model::Rng& stall_rng_;
+  model::ClusterRngs& stall_rng_;
   metrics::EventTrace* trace_;
   ComputeHooks* hooks_ = nullptr;
 };

@@ -104,8 +104,8 @@ void check_queues_drained(const JobTable& table, const config::Config& cfg) {
   }
 }
 
-std::unique_ptr<LinkFailures> make_link_failures(const config::Config& cfg, TimerService& timer, model::Rng& rng,
-                                                 FabricService& fabric) {
+std::unique_ptr<LinkFailures> make_link_failures(const config::Config& cfg, TimerService& timer,
+                                                 model::ClusterRngs& rng, FabricService& fabric) {
   std::vector<std::uint32_t> uplinks;
   std::vector<std::uint32_t> leaves;
   for (const auto& c : cfg.clusters) {
@@ -139,10 +139,10 @@ EventLoop::EventLoop(LoopSetup setup)
     , workload_(std::move(setup.workload))
     , recorder_(*setup.recorder)
     , check_invariants_(setup.check_invariants)
-    , failure_rng_(config_.seed, "engine/failures")
-    , recovery_rng_(config_.seed, "engine/recovery")
-    , launch_rng_(config_.seed, "engine/launch")
-    , link_rng_(config_.seed, "engine/links")
+    , failure_rng_(config_.seed, "engine/failures", config_.cluster_names())
+    , recovery_rng_(config_.seed, "engine/recovery", config_.cluster_names())
+    , launch_rng_(config_.seed, "engine/launch", config_.cluster_names())
+    , link_rng_(config_.seed, "engine/links", config_.cluster_names())
     , checkpoint_policy_(
           setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, "", config_.base_dir}))
     , recovery_policy_(

@@ -25,6 +25,7 @@
 #include "sim/core/team_plan.hpp"
 #include "sim/core/training_traffic.hpp"
 #include "sim/metrics/recorder.hpp"
+#include "sim/model/cluster_rngs.hpp"
 #include "sim/model/rng.hpp"
 #include "sim/topology/cluster_graph.hpp"
 #include "workloads/workload_source.hpp"
@@ -106,10 +107,10 @@ private:
   std::unique_ptr<workloads::WorkloadSource> workload_;
   metrics::Recorder& recorder_;
   bool check_invariants_;
-  model::Rng failure_rng_;  ///< node and switch failures
-  model::Rng recovery_rng_; ///< recovery delays
-  model::Rng launch_rng_;   ///< launch latencies, fallback save and restore costs
-  model::Rng link_rng_;     ///< spine link failures and repairs
+  model::ClusterRngs failure_rng_;  ///< node and switch failures
+  model::ClusterRngs recovery_rng_; ///< recovery delays
+  model::ClusterRngs launch_rng_;   ///< launch latencies, fallback save and restore costs
+  model::ClusterRngs link_rng_;     ///< spine link failures and repairs
   std::unique_ptr<policies::CheckpointPolicy> checkpoint_policy_;
   std::unique_ptr<policies::RecoveryPolicy> recovery_policy_;
   EventQueue queue_;

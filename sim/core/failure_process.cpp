@@ -8,7 +8,8 @@
 namespace acme::core {
 
 FailureProcess::FailureProcess(const config::FailureConfig& config, std::vector<FailureShape> clusters,
-                               TimerService& timer, model::Rng& rng, NodeAvailability& nodes, FailureHooks& hooks)
+                               TimerService& timer, model::ClusterRngs& rng, NodeAvailability& nodes,
+                               FailureHooks& hooks)
     : config_(config)
     , clusters_(std::move(clusters))
     , timer_(timer)
@@ -51,17 +52,17 @@ void FailureProcess::draw_next_failure(model::ClusterId cluster, std::uint32_t n
   }
   std::uint32_t& generation = generation_[model::to_index(cluster)][node];
   ++generation;
-  timer_.schedule(timer_.now_s() + rng_.exponential(1.0 / rate), NodeFailed{cluster, node, generation});
+  timer_.schedule(timer_.now_s() + rng_.of(cluster).exponential(1.0 / rate), NodeFailed{cluster, node, generation});
 }
 
 void FailureProcess::draw_next_leaf_failure(model::ClusterId cluster, std::uint32_t leaf) {
   double rate = config_.leaf_rate_per_switch_day / model::SECONDS_PER_DAY;
-  timer_.schedule(timer_.now_s() + rng_.exponential(1.0 / rate), LeafFailed{cluster, leaf});
+  timer_.schedule(timer_.now_s() + rng_.of(cluster).exponential(1.0 / rate), LeafFailed{cluster, leaf});
 }
 
-std::uint32_t FailureProcess::draw_category() {
+std::uint32_t FailureProcess::draw_category(model::ClusterId cluster) {
   // Proportional to the categories' rates.
-  double pick = rng_.uniform() * config_.node_rate_per_day();
+  double pick = rng_.of(cluster).uniform() * config_.node_rate_per_day();
   std::uint32_t category = 0;
   for (; category + 1 < config_.categories.size(); ++category) {
     pick -= config_.categories[category].rate_per_node_day;
@@ -76,7 +77,7 @@ void FailureProcess::on(const NodeFailed& event) {
   if (generation_[model::to_index(event.cluster)][event.node] != event.generation) {
     return; // drawn before the node's last failure: its process restarted at the repair
   }
-  std::uint32_t category = draw_category();
+  std::uint32_t category = draw_category(event.cluster);
   if (!config_.during_restart && hooks_.node_restarting(event.cluster, event.node)) {
     draw_next_failure(event.cluster, event.node); // its clock stands still while its job restarts (memoryless)
     return;
@@ -109,9 +110,9 @@ void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std
   if (quarantine_.after_failures > 0) {
     t.recent_s.push_back(timer_.now_s());
   }
-  double repair = repair_s >= 0.0 ? repair_s : config_.categories[category].repair.sample(rng_);
+  double repair = repair_s >= 0.0 ? repair_s : config_.categories[category].repair.sample(rng_.of(cluster));
   if (config_.isolated_until_operator) {
-    repair += config_.operator_return.sample(rng_);
+    repair += config_.operator_return.sample(rng_.of(cluster));
   }
   ++generation_[model::to_index(cluster)][node]; // its random failure process restarts after the repair
   timer_.schedule(timer_.now_s() + repair, NodeRepaired{cluster, node});
@@ -176,7 +177,8 @@ void FailureProcess::on(const LeafFailed& event) {
     ++tally(event.cluster, model::to_index(node)).failures[switch_category()];
     nodes_.down(event.cluster, model::to_index(node), config::SWITCH_FAILURE_CATEGORY);
   }
-  timer_.schedule(timer_.now_s() + config_.leaf_repair.sample(rng_), LeafRepaired{event.cluster, event.leaf});
+  timer_.schedule(timer_.now_s() + config_.leaf_repair.sample(rng_.of(event.cluster)),
+                  LeafRepaired{event.cluster, event.leaf});
 }
 
 void FailureProcess::on(const LeafRepaired& event) {

@@ -11,6 +11,7 @@
 #include "sim/core/node_factors.hpp"
 #include "sim/core/timer_service.hpp"
 #include "sim/metrics/node_report.hpp"
+#include "sim/model/cluster_rngs.hpp"
 #include "sim/model/rng.hpp"
 
 namespace acme::core {
@@ -41,7 +42,7 @@ struct FailureShape {
 class FailureProcess {
 public:
   FailureProcess(const config::FailureConfig& config, std::vector<FailureShape> clusters, TimerService& timer,
-                 model::Rng& rng, NodeAvailability& nodes, FailureHooks& hooks);
+                 model::ClusterRngs& rng, NodeAvailability& nodes, FailureHooks& hooks);
 
   /// Each node's factor on the base rate (draw_node_factors); before start(). Without, every node has 1.
   void set_node_factors(NodeFactors factors) { factors_ = std::move(factors); }
@@ -68,7 +69,7 @@ private:
   void draw_next_leaf_failure(model::ClusterId cluster, std::uint32_t leaf);
   /// `repair_s` negative: drawn from the category's repair distribution.
   void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s = -1.0);
-  std::uint32_t draw_category();
+  std::uint32_t draw_category(model::ClusterId cluster);
   /// Whether the node's failures within the quarantine window reach the rule's count (this one included).
   bool reaches_quarantine(model::ClusterId cluster, std::uint32_t node);
   void begin_quarantine(model::ClusterId cluster, std::uint32_t node);
@@ -90,7 +91,7 @@ private:
   const config::FailureConfig& config_;
   std::vector<FailureShape> clusters_;
   TimerService& timer_;
-  model::Rng& rng_;
+  model::ClusterRngs& rng_;
   NodeAvailability& nodes_;
   FailureHooks& hooks_;
   std::vector<std::vector<std::uint32_t>> generation_; ///< per cluster, per node: invalidates older draws

@@ -17,7 +17,7 @@ constexpr std::uint32_t UNKNOWN_GPUS = std::numeric_limits<std::uint32_t>::max()
 } // namespace
 
 JobLifecycle::JobLifecycle(const config::FaultConfig& faults, TimerService& timer, IoService& io, JobTable& table,
-                           NodeAvailability& nodes, metrics::Recorder& recorder, model::Rng& launch_rng)
+                           NodeAvailability& nodes, metrics::Recorder& recorder, model::ClusterRngs& launch_rng)
     : faults_(faults)
     , timer_(timer)
     , io_(io)
@@ -142,7 +142,7 @@ void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& sta
                                : PodTimes{now_s, now_s};
   job.pods_bound_s = pods.bound_s;
   job.image_pulled_s = pods.pulled_s;
-  double latency = cluster.launch_latency.sample(launch_rng_);
+  double latency = cluster.launch_latency.sample(launch_rng_.of(cluster.view.shape().id));
   double launch_s = pods.pulled_s + latency;
   if (launch_s <= now_s) {
     on_launched(start.job, job);

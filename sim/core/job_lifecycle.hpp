@@ -19,6 +19,7 @@
 #include "sim/core/timer_service.hpp"
 #include "sim/core/training_traffic.hpp"
 #include "sim/metrics/recorder.hpp"
+#include "sim/model/cluster_rngs.hpp"
 #include "sim/model/decision.hpp"
 #include "sim/model/rng.hpp"
 
@@ -47,7 +48,7 @@ public:
 
   /// `launch_rng` draws the launch latencies.
   JobLifecycle(const config::FaultConfig& faults, TimerService& timer, IoService& io, JobTable& table,
-               NodeAvailability& nodes, metrics::Recorder& recorder, model::Rng& launch_rng);
+               NodeAvailability& nodes, metrics::Recorder& recorder, model::ClusterRngs& launch_rng);
   void attach(Parts parts) { parts_ = parts; }
 
   /// A job enters its cluster's queue (or is rejected at once when it can never fit).
@@ -98,7 +99,7 @@ private:
   metrics::Recorder& recorder_;
   metrics::EventTrace* trace_; ///< events.csv, or null when output.events is off
   spdlog::logger& log_;        ///< the engine's logger (debug: failures, preemptions, rejections)
-  model::Rng& launch_rng_;
+  model::ClusterRngs& launch_rng_;
   Parts parts_;
   std::uint64_t jobs_submitted_ = 0;
   std::uint64_t jobs_rejected_ = 0;

@@ -7,7 +7,7 @@
 namespace acme::core {
 
 LinkFailures::LinkFailures(const config::FailureConfig& config, std::vector<std::uint32_t> uplinks_per_leaf,
-                           std::vector<std::uint32_t> leaves, TimerService& timer, model::Rng& rng,
+                           std::vector<std::uint32_t> leaves, TimerService& timer, model::ClusterRngs& rng,
                            FabricService& fabric)
     : config_(config)
     , uplinks_(std::move(uplinks_per_leaf))
@@ -41,7 +41,8 @@ void LinkFailures::draw_next(model::ClusterId cluster, std::uint32_t leaf) {
   }
   // The leaf's links fail independently: the first of `up` exponential clocks.
   double rate = config_.spine_link_rate_per_link_day * up / model::SECONDS_PER_DAY;
-  timer_.schedule(timer_.now_s() + rng_.exponential(1.0 / rate), SpineLinkFailed{cluster, leaf, generation});
+  timer_.schedule(timer_.now_s() + rng_.of(cluster).exponential(1.0 / rate),
+                  SpineLinkFailed{cluster, leaf, generation});
 }
 
 void LinkFailures::on(const SpineLinkFailed& event) {
@@ -52,7 +53,7 @@ void LinkFailures::on(const SpineLinkFailed& event) {
   std::uint32_t& down = down_[c][event.leaf];
   ++down;
   fabric_.set_uplinks_down(event.cluster, event.leaf, down);
-  timer_.schedule(timer_.now_s() + config_.spine_link_repair.sample(rng_),
+  timer_.schedule(timer_.now_s() + config_.spine_link_repair.sample(rng_.of(event.cluster)),
                   SpineLinkRepaired{event.cluster, event.leaf});
   draw_next(event.cluster, event.leaf);
 }

@@ -6,6 +6,7 @@
 #include "sim/config/faults.hpp"
 #include "sim/core/fabric_service.hpp"
 #include "sim/core/timer_service.hpp"
+#include "sim/model/cluster_rngs.hpp"
 #include "sim/model/rng.hpp"
 
 namespace acme::core {
@@ -18,7 +19,7 @@ class LinkFailures {
 public:
   /// `uplinks_per_leaf` and `leaves` per cluster.
   LinkFailures(const config::FailureConfig& config, std::vector<std::uint32_t> uplinks_per_leaf,
-               std::vector<std::uint32_t> leaves, TimerService& timer, model::Rng& rng, FabricService& fabric);
+               std::vector<std::uint32_t> leaves, TimerService& timer, model::ClusterRngs& rng, FabricService& fabric);
 
   /// Schedules every leaf's first link failure (when the rate is positive).
   void start();
@@ -35,7 +36,7 @@ private:
   const config::FailureConfig& config_;
   std::vector<std::uint32_t> uplinks_;
   TimerService& timer_;
-  model::Rng& rng_;
+  model::ClusterRngs& rng_;
   FabricService& fabric_;
   std::vector<std::vector<std::uint32_t>> down_;       ///< per cluster, per leaf: links down
   std::vector<std::vector<std::uint32_t>> generation_; ///< per cluster, per leaf: invalidates older draws

@@ -54,6 +54,7 @@ PowerMeter::PowerMeter(const config::Config& config, JobTable& table)
     , seed_(config.seed) {
   for (std::size_t c = 0; c < config.clusters.size(); ++c) {
     clusters_.push_back(make_cluster(config.clusters[c], table_.clusters.at(c).view));
+    clusters_.back().draw_seed = seed_ ^ model::Rng::hash("engine/power/" + config.clusters[c].name);
   }
 }
 
@@ -148,7 +149,10 @@ void PowerMeter::admit(model::JobId id, JobRuntime& job, const model::JobSpec& s
   if (spec.is_cpu_job()) {
     return;
   }
-  model::Rng rng(seed_ ^ (model::to_index(id) * ID_MIX), "engine/power");
+  // Keyed by the job's rank among its cluster's GPU jobs, not by its global id: another cluster's
+  // workload must not move this cluster's draws (nor its energy).
+  ClusterMeter& c = meter_of(job);
+  model::Rng rng(c.draw_seed ^ (++c.gpu_jobs * ID_MIX));
   double busy_W = power_.gpu.busy[static_cast<std::size_t>(spec.type)].sample(rng);
   job.power.busy_extra_W = std::max(0.0, busy_W - meter_of(job).idle_W);
 }

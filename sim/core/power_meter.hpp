@@ -79,7 +79,9 @@ private:
     double cpu_idle_W = 0.0;     ///< per CPU server
     double cpu_per_core_W = 0.0; ///< per busy pool core, above idle
     double cpu_used_cores = 0.0;
-    double gpu_W = 0.0; ///< sums now: GPUs (DC), GPU servers (wall), CPU servers (wall)
+    std::uint64_t draw_seed = 0; ///< of the busy draws: the run seed and the cluster's name
+    std::uint64_t gpu_jobs = 0;  ///< GPU jobs admitted so far: a job's draw is keyed by its rank here
+    double gpu_W = 0.0;          ///< sums now: GPUs (DC), GPU servers (wall), CPU servers (wall)
     double nodes_W = 0.0;
     double cpu_W = 0.0;
     double last_s = 0.0; ///< sums integrated up to here

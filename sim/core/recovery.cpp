@@ -9,8 +9,8 @@
 namespace acme::core {
 
 Recovery::Recovery(const config::FaultConfig& faults, const policies::RecoveryPolicy& policy, TimerService& timer,
-                   IoService& io, JobTable& table, JobControl& control, NodeAvailability& nodes, model::Rng& rng,
-                   double epoch_unix_s)
+                   IoService& io, JobTable& table, JobControl& control, NodeAvailability& nodes,
+                   model::ClusterRngs& rng, double epoch_unix_s)
     : faults_(faults)
     , policy_(policy)
     , timer_(timer)
@@ -69,7 +69,7 @@ policies::FailureNotice Recovery::notice_of(const JobRuntime& job, const model::
 void Recovery::on_failure(model::JobId id, JobRuntime& job, std::uint32_t category) {
   const double now_s = timer_.now_s();
   policies::FailureNotice notice = notice_of(job, table_.entry(id, job).spec, category);
-  policies::RecoveryPlan plan = policy_.on_failure(notice, rng_);
+  policies::RecoveryPlan plan = policy_.on_failure(notice, rng_.of(job.cluster));
   double recovered_at = now_s + plan.detect_s + plan.diagnose_s + plan.isolate_s;
   if (plan.keep_nodes) {
     job.enter(JobStage::RECOVERING, now_s);

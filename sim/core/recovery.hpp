@@ -10,6 +10,7 @@
 #include "sim/core/job_control.hpp"
 #include "sim/core/node_availability.hpp"
 #include "sim/core/timer_service.hpp"
+#include "sim/model/cluster_rngs.hpp"
 #include "sim/model/rng.hpp"
 
 namespace acme::core {
@@ -23,7 +24,7 @@ class Recovery {
 public:
   /// `epoch_unix_s`: Unix time of simulated time 0 (for the clusters' local time of day).
   Recovery(const config::FaultConfig& faults, const policies::RecoveryPolicy& policy, TimerService& timer,
-           IoService& io, JobTable& table, JobControl& control, NodeAvailability& nodes, model::Rng& rng,
+           IoService& io, JobTable& table, JobControl& control, NodeAvailability& nodes, model::ClusterRngs& rng,
            double epoch_unix_s);
 
   /// Whether recovery applies to the job (otherwise a failure ends it).
@@ -56,7 +57,7 @@ private:
   JobTable& table_;
   JobControl& control_;
   NodeAvailability& nodes_;
-  model::Rng& rng_;
+  model::ClusterRngs& rng_;
   double epoch_unix_s_;
   std::vector<std::vector<model::NodeId>> spares_;  ///< per cluster: nodes held back for restarts
   std::vector<std::vector<model::JobId>> awaiting_; ///< per cluster: recovered jobs waiting for a node

@@ -47,7 +47,7 @@ void Sampler::emit_at(double at_s) {
   for (std::size_t c = 0; c < views_.size(); ++c) {
     const model::ClusterView& view = *views_[c];
     // The view's integral is as of its now_s(); its state is constant from then to `at_s`.
-    double busy_integral = view.busy_gpu_seconds() + view.allocated_gpus() * (at_s - view.now_s());
+    double busy_integral = view.busy_gpu_seconds_at(at_s);
     double span = at_s - last_sample_s_;
     metrics::ClusterSample s;
     s.time_s = at_s;

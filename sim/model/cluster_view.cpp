@@ -83,8 +83,14 @@ bool ClusterView::fits(const Placement& placement) const {
 
 void ClusterView::set_now(double now_s) {
   ACME_ASSERT(now_s >= now_s_, "simulated time never goes backwards");
-  busy_gpu_seconds_ += allocated_gpus() * (now_s - now_s_);
   now_s_ = now_s;
+}
+
+void ClusterView::integrate_busy() {
+  // Summed only where this cluster's allocation changes: instants of other clusters split nothing, so
+  // its figures do not move (in the last bit) with their events.
+  busy_gpu_seconds_ += allocated_gpus() * (now_s_ - integrated_s_);
+  integrated_s_ = now_s_;
 }
 
 JobEntry& ClusterView::add_job(JobSpec spec) {
@@ -110,6 +116,7 @@ void ClusterView::start_job(JobId id, Placement placement) {
       take_share(share);
     } else {
       take_gpus(share.node, share.gpus);
+      integrate_busy();
       allocated_milli_ += share_milli(share);
     }
     placed_milli += share_milli(share);
@@ -134,6 +141,7 @@ void ClusterView::release(JobEntry& entry) {
       give_share(share);
     } else {
       give_gpus(share.node, share.gpus);
+      integrate_busy();
       allocated_milli_ -= share_milli(share);
     }
   }
@@ -266,6 +274,7 @@ void ClusterView::take_share(const NodeShare& share) {
     update_sets(to_index(share.node));
   }
   used += share.milli;
+  integrate_busy();
   allocated_milli_ += share.milli;
 }
 
@@ -273,6 +282,7 @@ void ClusterView::give_share(const NodeShare& share) {
   std::uint32_t& used = slot(share.node, share.gpu);
   ACME_ASSERT(used >= share.milli, "a share returns what it took");
   used -= share.milli;
+  integrate_busy();
   allocated_milli_ -= share.milli;
   if (used == 0) {
     --shared_on_node_[to_index(share.node)];

@@ -75,7 +75,11 @@ public:
   double allocated_gpus() const { return static_cast<double>(allocated_milli_) / MILLI_PER_GPU; }
   /// Integral of allocated GPUs over simulated time up to now_s() (GPU-seconds allocated; a fractional
   /// job counts its share).
-  double busy_gpu_seconds() const { return busy_gpu_seconds_; }
+  double busy_gpu_seconds() const { return busy_gpu_seconds_at(now_s_); }
+  /// The same integral up to `at_s` (not before now_s()), the allocation held as it is now.
+  double busy_gpu_seconds_at(double at_s) const {
+    return busy_gpu_seconds_ + allocated_gpus() * (at_s - integrated_s_);
+  }
   std::uint32_t total_gpus() const { return total_gpus_; }
   std::uint32_t free_cpu_cores() const { return free_cpu_cores_; }
   const JobEntry* find_job(JobId id) const;
@@ -108,6 +112,8 @@ public:
   void set_node_power(NodeId node, NodePower power);
 
 private:
+  /// Adds the allocated GPUs since the last change to busy_gpu_seconds_ (before each change).
+  void integrate_busy();
   void take_gpus(NodeId node, std::uint32_t gpus);
   void give_gpus(NodeId node, std::uint32_t gpus);
   void release(JobEntry& entry);
@@ -134,7 +140,8 @@ private:
   std::uint32_t free_gpus_up_ = 0;
   std::uint32_t busy_gpus_ = 0;
   std::uint64_t allocated_milli_ = 0;
-  double busy_gpu_seconds_ = 0.0;
+  double busy_gpu_seconds_ = 0.0; ///< up to integrated_s_
+  double integrated_s_ = 0.0;     ///< the last change of allocated_milli_
   std::uint32_t free_cpu_cores_ = 0;
   ActiveJobs jobs_;
   std::size_t queued_jobs_ = 0;

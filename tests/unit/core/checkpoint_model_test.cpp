@@ -44,7 +44,7 @@ struct Bench {
   FakeIo io;
   core::JobTable table = test::one_cluster(2);
   FakeControl control{table, timer};
-  model::Rng rng{1};
+  model::ClusterRngs rng{1, "test", {"c"}};
   model::JobSpec spec = test::pretrain_job(1, 1, 3500.0);
   core::JobRuntime& running = test::run_job(table, spec);
   core::CheckpointModel model{faults, policy, {D2H_BPS, H2D_BPS, SLOWDOWN}, timer, io, table, control, rng};

@@ -63,7 +63,7 @@ struct Bench {
   core::JobTable table = test::one_cluster(4, 2);
   core::NodeAvailability nodes{table, io};
   RecordingHooks hooks{nodes};
-  model::Rng rng{7};
+  model::ClusterRngs rng{7, "test", {"c"}};
   core::FailureProcess failures{config, four_nodes(), timer, rng, nodes, hooks};
   const model::ClusterView& view() const { return table.clusters[0].view; }
 };

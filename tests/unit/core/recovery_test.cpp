@@ -67,7 +67,7 @@ struct Bench {
   core::JobTable table;
   FakeControl control{table, timer};
   core::NodeAvailability nodes{table, io};
-  model::Rng rng{3};
+  model::ClusterRngs rng{3, "test", {"c"}};
   core::Recovery recovery{faults, policy, timer, io, table, control, nodes, rng, MONDAY_1AM_UNIX_S};
 };
 

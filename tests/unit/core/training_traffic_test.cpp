@@ -48,7 +48,7 @@ struct Bench {
   FakeFabric fabric;
   core::JobTable table = test::one_cluster(5, 2); // the 4-node job on nodes 0-3, node 4 free
   FakeControl control{table, timer};
-  model::Rng rng{1};
+  model::ClusterRngs rng{1, "test", {"c"}};
   model::JobSpec spec = test::pretrain_job(1, 4, WORK_S, 7e9);
   core::JobRuntime& running = test::run_job(table, spec);
   core::CheckpointModel checkpoint{*config.faults, policy, {12.5e9, 10e9, 0.0}, timer, io, table, control, rng};
@@ -152,7 +152,7 @@ TEST_CASE("core::training_traffic: single-node jobs and the none model put nothi
     FakeTimer timer;
     FakeIo io;
     FakeControl control{table, timer};
-    model::Rng rng{1};
+    model::ClusterRngs rng{1, "test", {"c"}};
     Never policy;
     core::CheckpointModel checkpoint{*cfg.faults, policy, {12.5e9, 10e9, 0.0}, timer, io, table, control, rng};
     core::TrainingTraffic traffic{cfg, table, checkpoint, nullptr};
@@ -172,7 +172,7 @@ TEST_CASE("core::link_failures: a failed spine link removes its capacity until r
   failures.spine_link_repair = model::Distribution::fixed(3600.0);
   FakeTimer timer;
   FakeFabric fabric;
-  model::Rng rng{7};
+  model::ClusterRngs rng{7, "test", {"c"}};
   core::LinkFailures links(failures, {4}, {2}, timer, rng, fabric);
   links.start();
   REQUIRE(timer.count<core::SpineLinkFailed>() == 2); // one draw per leaf
