@@ -16,8 +16,34 @@ constexpr const char* PACKAGE_FILE = "policies/python/acme_sim/__init__.py";
 /// The main thread's state while the GIL is released between calls (the interpreter is per process).
 PyThreadState* released_state = nullptr; // NOLINT(cppcoreguidelines-avoid-non-const-global-variables)
 
+/// What a policy may not do to the process that runs it, enforced before any policy is imported:
+/// a forked child would write the run's staging folder beside its parent (it ends at once, code 70);
+/// os._exit() would end acme-sim with nothing written and the staging folder left (it raises instead).
+constexpr const char* PROCESS_GUARDS = R"(
+import os as _os
+
+_exit_now = _os._exit
+
+
+def _forked_child():
+    _os.write(2, b"acme-sim: a policy forked the process; the child ends (a policy may not fork)\n")
+    _exit_now(70)
+
+
+def _refused_exit(code=0):
+    raise RuntimeError("os._exit() in a policy would end acme-sim with nothing written; "
+                       "expected a return or an exception")
+
+
+_os.register_at_fork(after_in_child=_forked_child)
+_os._exit = _refused_exit
+)";
+
 void finalize_at_exit() {
   PyEval_RestoreThread(released_state);
+  // The outputs are committed: a thread a policy left running (not a daemon) must not keep the process
+  // alive, as Python's shutdown would by joining it.
+  PyRun_SimpleString("import threading\nthreading._shutdown = lambda: None\n");
   py::finalize_interpreter();
 }
 
@@ -49,6 +75,8 @@ void start() {
   }
   try {
     install_modules();
+    py::object builtins = py::module_::import("builtins"); // under the package's name: errors skip it
+    builtins.attr("exec")(builtins.attr("compile")(PROCESS_GUARDS, PACKAGE_FILE, "exec"), py::dict());
   } catch (py::error_already_set& e) {
     throw ConfigError(Location{PACKAGE_FILE, 0, 0}, "", std::string("cannot load acme_sim: ") + e.what());
   }

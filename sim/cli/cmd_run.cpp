@@ -109,6 +109,7 @@ int cmd_run(std::vector<std::string> argv) {
   }
   RunOptions o = parse_run_args(std::move(argv));
   RunGuard guard(o.max_time, o.max_memory); // --max-time counts from here: loading and assembly included
+  guard.start_watchdog();
   config::Config cfg = o.config_path.empty()
                            ? config::load_config_text(embedded_default_config(), "<embedded configs/acme.yaml>",
                                                       std::filesystem::current_path().string(), o.overrides)
@@ -133,6 +134,7 @@ int cmd_run(std::vector<std::string> argv) {
     print_banner(assembled->platform_summary());
   }
   run::RunReport report = assembled->run();
+  guard.stop_watchdog(); // the outputs are committed
   progress.clear();
   const engine::RunResult& result = report.result;
   double wall = report.wall_s;

@@ -1,8 +1,10 @@
 #include "sim/cli/run_guard.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "sim/config/units.hpp"
+#include "sim/metrics/output_set.hpp"
 #include "sim/model/civil_time.hpp"
 #include "sim/model/error.hpp"
 #include <unistd.h>
@@ -27,7 +29,52 @@ std::string progress_text(const engine::Progress& p) {
          std::to_string(p.jobs_done) + " of " + std::to_string(p.jobs_submitted) + " submitted jobs done";
 }
 
+constexpr auto WATCH_PERIOD = std::chrono::milliseconds(50);
+constexpr double WATCH_GRACE_S = 1.0; // the per-instant check, with its progress text, comes first
+
+/// Ends the process from the watchdog thread: the message, the staging folder removed, exit code 2.
+[[noreturn]] void stop_now(const std::string& line) {
+  std::string text = one_line(line) + "\n";
+  [[maybe_unused]] ssize_t written = ::write(STDERR_FILENO, text.data(), text.size());
+  metrics::OutputSet::remove_staging_now();
+  std::_Exit(2);
+}
+
 } // namespace
+
+RunGuard::~RunGuard() {
+  stop_watchdog();
+}
+
+void RunGuard::start_watchdog() {
+  if (active() && !watchdog_.joinable()) {
+    watchdog_ = std::thread([this] { watch(); });
+  }
+}
+
+void RunGuard::stop_watchdog() {
+  stopping_ = true;
+  if (watchdog_.joinable()) {
+    watchdog_.join();
+  }
+}
+
+void RunGuard::watch() const {
+  while (!stopping_) {
+    std::this_thread::sleep_for(WATCH_PERIOD);
+    double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (max_time_s_ > 0.0 && wall_s > max_time_s_ + WATCH_GRACE_S) {
+      stop_now(time_option_ + ": the run took more than " + number_text(max_time_s_) +
+               " s (within a step that did not return: loading, or a policy's call); stopped, no output written; "
+               "expected a longer limit or a smaller run");
+    }
+    if (double rss = max_memory_bytes_ > 0.0 ? resident_bytes() : 0.0; rss > max_memory_bytes_ && rss > 0.0) {
+      stop_now(memory_option_ + ": the run used " + std::to_string(static_cast<long long>(rss / (1 << 20))) +
+               " MiB (within a step that did not return: loading, or a policy's call); stopped, no output "
+               "written; expected a larger limit or a smaller run");
+    }
+  }
+}
 
 RunGuard::RunGuard(std::optional<std::string> max_time, std::optional<std::string> max_memory)
     : start_(std::chrono::steady_clock::now()) {

@@ -33,13 +33,17 @@ char cleanup_dir[MAX_PATH_CHARS];                      // NOLINT: read by the si
 volatile std::sig_atomic_t cleanup_count = 0;          // NOLINT: 0 while (re)filling
 volatile std::sig_atomic_t cleanup_committed = 0;      // NOLINT: after the mark: leave the folder
 
-extern "C" void remove_staging_and_reraise(int signal_number) {
+void remove_registered_staging() {
   if (cleanup_committed == 0 && cleanup_count > 0) {
     for (std::sig_atomic_t i = 0; i < cleanup_count; ++i) {
       ::unlink(cleanup_paths[i]);
     }
     ::rmdir(cleanup_dir);
   }
+}
+
+extern "C" void remove_staging_and_reraise(int signal_number) {
+  remove_registered_staging();
   std::signal(signal_number, SIG_DFL);
   std::raise(signal_number);
 }
@@ -194,6 +198,10 @@ void OutputSet::rethrow_at_final_names(const ConfigError& error) const {
     what.replace(at, staged.size(), final_dir);
   }
   throw ConfigError(Location{}, "", what);
+}
+
+void OutputSet::remove_staging_now() {
+  remove_registered_staging();
 }
 
 void OutputSet::remove_staging_on_signal() {

@@ -38,6 +38,9 @@ public:
   /// Installs SIGINT, SIGTERM and SIGHUP handlers that remove the staging folder of the OutputSet alive
   /// at the time, then end the process as the signal would have. Call once, from main's thread.
   static void remove_staging_on_signal();
+  /// Removes the staging folder of the set being written, if it is not committed yet (async-signal-safe:
+  /// for a watchdog that ends the process).
+  static void remove_staging_now();
 
 private:
   [[noreturn]] void fail(const std::string& what) const;

@@ -16,6 +16,7 @@ A case is one file, `tests/hostile/cases/<family>/<name>.case`: header lines, th
     keep: summary.json                 the output folder's file must be byte-identical afterwards
     json: summary.json                 the output folder's file must be valid JSON (repeatable)
     csv: jobs.csv                      ... a CSV whose every row has the header's number of fields
+                                       ("csv: jobs.csv 3": and 3 rows under its header)
     fsize: 100000                      file size limit (RLIMIT_FSIZE) of the run: writes fail like on a
                                        full disk
     timeout: 20                        seconds before the case counts as hung (default 20)
@@ -139,13 +140,16 @@ def check(spec, proc, out, case_dir, kept):
             json.loads((out / name).read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             failures.append(f"{name} is not valid JSON: {e}")
-    for name in spec["csv"]:
+    for entry in spec["csv"]:
+        name, _, count = entry.partition(" ")
         try:
             with open(out / name, newline="", encoding="utf-8") as f:
                 rows = list(csv.reader(f))
             widths = {len(r) for r in rows}
             if len(widths) != 1:
                 failures.append(f"{name}: rows of {sorted(widths)} fields (header: {len(rows[0])})")
+            if count and len(rows) - 1 != int(count):
+                failures.append(f"{name}: {len(rows) - 1} rows, expected {count}")
         except (OSError, ValueError, IndexError) as e:
             failures.append(f"{name} is not readable CSV: {e}")
     for name, before in kept.items():

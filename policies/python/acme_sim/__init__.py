@@ -146,7 +146,9 @@ def _locate(exc, tb, user_folder):
         return exc.filename, exc.lineno or 0, "%s: %s" % (type(exc).__name__, exc.msg), full
     frames = traceback.extract_tb(tb)
     folder = os.path.abspath(user_folder) + os.sep
-    mine = [f for f in frames if os.path.abspath(f.filename).startswith(folder)]
+    # Absolute paths only: the package's own frames carry a relative name ("policies/python/...", "<string>")
+    # that would resolve under the working folder, which may be the user's.
+    mine = [f for f in frames if os.path.isabs(f.filename) and os.path.abspath(f.filename).startswith(folder)]
     where = mine[-1] if mine else (frames[-1] if frames else None)
     if where is None:
         return "", 0, text, full
