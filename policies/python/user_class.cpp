@@ -49,7 +49,13 @@ py::object load_class(const PythonPolicySpec& spec, py::module_& acme_sim) {
     spec.node["class"].fail("\"" + spec.module_path + "\" defines no \"" + spec.class_name +
                             "\"; expected one of its classes: " + classes_in(module));
   }
-  return module.attr(spec.class_name.c_str());
+  py::object cls = module.attr(spec.class_name.c_str());
+  if (PyCallable_Check(cls.ptr()) == 0) {
+    spec.node["class"].fail("\"" + spec.class_name + "\" in \"" + spec.module_path + "\" is an object of type " +
+                            py::str(py::type::of(cls).attr("__name__")).cast<std::string>() +
+                            ", not a class; expected the name of a class");
+  }
+  return cls;
 }
 
 } // namespace
@@ -80,7 +86,9 @@ py::object user_method(py::handle instance, const PythonPolicySpec& spec, const 
 
 void throw_user_error(py::error_already_set& error, const PythonPolicySpec& spec, const std::string& what,
                       py::handle fallback) {
-  py::tuple where = py::module_::import("acme_sim").attr("_locate")(error.value(), error.trace(), user_folder(spec));
+  // An error raised before any Python frame ran (a call with the wrong arguments) has no traceback.
+  py::object trace = error.trace() ? py::reinterpret_borrow<py::object>(error.trace()) : py::none();
+  py::tuple where = py::module_::import("acme_sim").attr("_locate")(error.value(), trace, user_folder(spec));
   auto file = where[0].cast<std::string>();
   int line = where[1].cast<int>();
   log::get(log::Category::POLICY).debug("{} raised:\n{}", what, where[3].cast<std::string>());
