@@ -135,6 +135,8 @@ struct OutputConfig {
   Location timeseries_interval_where; ///< of `output.timeseries_interval` (or `output`), for the row bound
   bool jobs_csv = true;
   bool events = false; ///< write events.csv (every submit, start, end, failure, checkpoint, node event)
+  /// events.csv stops growing at this size: later events are counted, not written, and the run says so.
+  double events_max_bytes = 2.0 * (1ULL << 30);
 };
 
 /// A validated run configuration. Sections owned by other layers (workload, failures, ...) stay as

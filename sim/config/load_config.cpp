@@ -29,7 +29,7 @@ OutputConfig parse_output(const Node& node) {
   if (!node.is_defined()) {
     return out;
   }
-  node.expect_keys({"timeseries_interval", "jobs_csv", "events"});
+  node.expect_keys({"timeseries_interval", "jobs_csv", "events", "events_max"});
   out.timeseries_interval_s = node.get_or("timeseries_interval", out.timeseries_interval_s, &Node::as_duration_s);
   if (out.timeseries_interval_s < model::limits::MIN_TIMESERIES_INTERVAL_S) {
     node["timeseries_interval"].fail("expected a duration of at least 1s such as \"1h\", got \"" +
@@ -38,6 +38,12 @@ OutputConfig parse_output(const Node& node) {
   out.timeseries_interval_where = node["timeseries_interval"].location();
   out.jobs_csv = node.get_or("jobs_csv", out.jobs_csv, &Node::as_bool);
   out.events = node.get_or("events", out.events, &Node::as_bool);
+  if (Node max = node["events_max"]; max.is_defined()) {
+    out.events_max_bytes = max.as_bytes();
+    if (out.events_max_bytes < 1.0) {
+      max.fail("expected a size of at least 1 byte such as \"2GiB\"");
+    }
+  }
   return out;
 }
 

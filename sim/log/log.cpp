@@ -2,10 +2,13 @@
 
 #include <spdlog/logger.h>
 #include <spdlog/pattern_formatter.h>
-#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "sim/log/log_formatter.hpp"
@@ -54,9 +57,48 @@ spdlog::level::level_enum to_spdlog(Level level) {
   return spdlog::level::warn;
 }
 
+/// stderr, up to MAX_LOG_BYTES of log lines: a trace log of a long run would fill a disk (100 MB before a
+/// 3-second --max-time stopped the default run). Past the bound one line says so and the rest is dropped.
+class BoundedStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
+public:
+  BoundedStderrSink() {
+    // ACME_LOG_MAX_BYTES lowers the bound (for tests of it); it never raises it.
+    if (const char* text = std::getenv("ACME_LOG_MAX_BYTES"); text != nullptr) {
+      char* end = nullptr;
+      unsigned long long value = std::strtoull(text, &end, 10);
+      if (end != text && *end == '\0' && value < max_bytes_) {
+        max_bytes_ = static_cast<std::size_t>(value);
+      }
+    }
+  }
+
+protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    if (written_ >= max_bytes_) {
+      return;
+    }
+    spdlog::memory_buf_t line;
+    formatter_->format(msg, line);
+    written_ += line.size();
+    if (written_ >= max_bytes_) {
+      std::fprintf(stderr,
+                   "[-] [log] [warning] the log reached %zu bytes: later lines are dropped (expected fewer categories "
+                   "or a higher level in --log)\n",
+                   max_bytes_);
+      return;
+    }
+    std::fwrite(line.data(), 1, line.size(), stderr);
+  }
+  void flush_() override { std::fflush(stderr); }
+
+private:
+  std::size_t written_ = 0;
+  std::size_t max_bytes_ = MAX_LOG_BYTES;
+};
+
 /// The process's loggers: one per category, all writing through one stderr sink.
 struct Loggers {
-  std::shared_ptr<spdlog::sinks::stderr_sink_mt> sink = std::make_shared<spdlog::sinks::stderr_sink_mt>();
+  std::shared_ptr<BoundedStderrSink> sink = std::make_shared<BoundedStderrSink>();
   std::array<std::shared_ptr<spdlog::logger>, CATEGORY_COUNT> by_category;
 
   Loggers() {

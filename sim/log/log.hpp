@@ -15,6 +15,9 @@ class logger;
 namespace acme::log {
 
 /// One named logger per layer (STYLE C5). The names are the ones `--log` and ACME_LOG accept.
+/// The most log output a process writes (1 GiB); past it, one line says so and later lines are dropped.
+inline constexpr std::size_t MAX_LOG_BYTES = std::size_t{1} << 30;
+
 enum class Category : std::uint8_t { CLI, CONFIG, ENGINE, METRICS, POLICY, STUDY, WORKLOAD };
 inline constexpr std::size_t CATEGORY_COUNT = 7;
 

@@ -109,6 +109,8 @@ void EventTrace::row(double time_s, model::ClusterId cluster, std::string_view j
 }
 
 void EventTrace::begin_row(double time_s, model::ClusterId cluster, std::string_view job, TraceEvent event) {
+  row_start_ = buffer_.size();
+  row_time_s_ = time_s;
   append_time(buffer_, time_s);
   buffer_ += ',';
   buffer_.append(clusters_.at(model::to_index(cluster)));
@@ -123,6 +125,12 @@ void EventTrace::end_row(std::string_view detail) {
   buffer_ += ',';
   model::append_csv_field(buffer_, detail);
   buffer_ += '\n';
+  if (dropped_ > 0 || (max_bytes_ > 0.0 && static_cast<double>(bytes()) > max_bytes_)) {
+    buffer_.resize(row_start_); // past the bound: counted, not written (the file stays whole rows)
+    dropped_from_s_ = dropped_ == 0 ? row_time_s_ : dropped_from_s_;
+    ++dropped_;
+    return;
+  }
   ++rows_;
   flush_if_full();
 }

@@ -64,6 +64,11 @@ public:
   void commit();
 
   std::uint64_t rows() const { return rows_; }
+  /// Rows are written up to `max_bytes` of CSV; later rows are counted (dropped_rows) but not written.
+  void set_max_bytes(double max_bytes) { max_bytes_ = max_bytes; }
+  std::uint64_t dropped_rows() const { return dropped_; }
+  /// The simulated time of the first row not written (negative while none was dropped).
+  double dropped_from_s() const { return dropped_from_s_; }
   /// Bytes of CSV produced so far, header included.
   std::uint64_t bytes() const { return bytes_flushed_ + buffer_.size(); }
 
@@ -78,6 +83,11 @@ private:
   std::string buffer_;
   std::uint64_t rows_ = 0;
   std::uint64_t bytes_flushed_ = 0;
+  double max_bytes_ = 0.0;    ///< 0: no bound
+  std::size_t row_start_ = 0; ///< where the row being written began in buffer_
+  double row_time_s_ = 0.0;   ///< its time
+  std::uint64_t dropped_ = 0; ///< rows past max_bytes_
+  double dropped_from_s_ = -1.0;
 };
 
 } // namespace acme::metrics

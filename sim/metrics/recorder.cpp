@@ -67,6 +67,7 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
       names.push_back(c.name);
     }
     events_ = std::make_unique<EventTrace>(output_->staged_path("events.csv"), names);
+    events_->set_max_bytes(options_.events_max_bytes);
   }
   timeseries_ = TIMESERIES_HEADER;
   timeseries_ += options_.network_model ? TIMESERIES_NETWORK_COLUMNS : "";
@@ -225,6 +226,13 @@ void Recorder::commit_files(const RunInfo& info) {
   }
   if (events_) {
     events_->commit();
+    if (events_->dropped_rows() > 0) {
+      log::get(log::Category::METRICS)
+          .warn("events.csv stopped at output.events_max ({} bytes): its {} rows run to simulated time {} s, the "
+                "{} later events are not written; raise output.events_max to keep them",
+                fmt::format("{:.0f}", options_.events_max_bytes), events_->rows(),
+                fmt::format("{:.0f}", events_->dropped_from_s()), events_->dropped_rows());
+    }
   }
   output_->write("timeseries.csv", timeseries_);
   output_->write("runs.csv", faults_->runs_csv());

@@ -29,6 +29,7 @@ struct RecorderOptions {
   std::string config_file;
   bool write_jobs_csv = true;
   bool write_events = false;                   ///< events.csv (the `output.events` key)
+  double events_max_bytes = 0.0;               ///< its bound (`output.events_max`; 0: none)
   std::vector<std::string> failure_categories; ///< names, in the order of JobRecord::failures
   bool network_model = false;                  ///< the fluid network model runs: summary.json's network blocks
 };

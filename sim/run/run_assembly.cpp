@@ -94,6 +94,7 @@ metrics::RecorderOptions recorder_options(const config::Config& config, const st
   ro.config_file = config.file;
   ro.write_jobs_csv = config.output.jobs_csv;
   ro.write_events = config.output.events;
+  ro.events_max_bytes = config.output.events_max_bytes;
   for (const auto& c : config.clusters) {
     ro.clusters.push_back({c.name, c.utc_offset_s, c.nodes, c.total_gpus(), c.storage.bw_Bps});
   }

@@ -80,7 +80,7 @@ TEST_CASE("config::load: --set overrides apply before validation and are blamed 
   // An unknown key, and a value checked by a later layer, are blamed on the argument too (no file position).
   REQUIRE(error_of(BASE, {config::parse_override("output.interval=1h")}) ==
           "--set output.interval=1h: output.interval: unknown key \"interval\"; expected one of: "
-          "timeseries_interval, jobs_csv, events");
+          "timeseries_interval, jobs_csv, events, events_max");
   config::Config later =
       config::load_config_text(BASE, "c.yaml", "/base", {config::parse_override("workload.limit=lots")});
   REQUIRE(later.workload["limit"].location().file == "--set workload.limit=lots");
