@@ -81,7 +81,8 @@ ToleranceSet load_tolerance_file(const std::string& path) {
 
 std::vector<Metric> select_check_metrics(const std::vector<Metric>& summary) {
   static const std::regex SELECTED(
-      R"(clusters\.[^.]+\.(gpu_utilisation|power\.energy_kWh|by_type\.[^.]+\.((queue_s|jct_s)\.(mean|p50|p90|p99)|energy_kWh)))");
+      R"(clusters\.[^.]+\.(gpu_utilisation|power\.energy_kWh|fault_tolerance\.(pretrain_ettr|gpu_hours_lost)|)"
+      R"(by_type\.[^.]+\.((queue_s|jct_s)\.(mean|p50|p90|p99)|energy_kWh)))");
   std::vector<Metric> selected;
   for (const auto& m : summary) {
     if (std::regex_match(m.name, SELECTED)) {
@@ -92,7 +93,7 @@ std::vector<Metric> select_check_metrics(const std::vector<Metric>& summary) {
 }
 
 bool higher_is_better(const std::string& metric) {
-  return ends_with(metric, "gpu_utilisation");
+  return ends_with(metric, "gpu_utilisation") || ends_with(metric, "pretrain_ettr");
 }
 
 Tolerance tolerance_for(const ToleranceSet& tolerance, const std::string& metric) {

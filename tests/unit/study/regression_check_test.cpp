@@ -97,6 +97,24 @@ TEST_CASE("study::check: picks queueing delay, JCT and utilisation from a summar
   REQUIRE_FALSE(higher_is_better(QUEUE));
 }
 
+TEST_CASE("study::check: gates pretraining ETTR (down is worse) and GPU time lost (up is worse)", "[study][check]") {
+  const std::string ettr = "clusters.seren.fault_tolerance.pretrain_ettr";
+  const std::string lost = "clusters.seren.fault_tolerance.gpu_hours_lost";
+  std::vector<Metric> summary{{ettr, 0.99}, {lost, 100}, {"clusters.seren.fault_tolerance.failures", 3}};
+  auto selected = select_check_metrics(summary);
+  REQUIRE(selected.size() == 2);
+  REQUIRE(higher_is_better(ettr));
+  REQUIRE_FALSE(higher_is_better(lost));
+  Baseline baseline;
+  baseline.metrics = {{ettr, 0.99}, {lost, 100}};
+  auto rows = compare_with_baseline(baseline, {{ettr, 0.90}, {lost, 150}}, ToleranceSet{});
+  REQUIRE(verdict_of(rows, ettr) == Verdict::REGRESSION);
+  REQUIRE(verdict_of(rows, lost) == Verdict::REGRESSION);
+  rows = compare_with_baseline(baseline, {{ettr, 0.999}, {lost, 50}}, ToleranceSet{});
+  REQUIRE(verdict_of(rows, ettr) == Verdict::OK); // +0.009 is within the utilisation band (5%)
+  REQUIRE(verdict_of(rows, lost) == Verdict::IMPROVED);
+}
+
 TEST_CASE("study::check: baselines round-trip; missing or garbled ones are located bad input", "[study][check]") {
   acme::test::TempDir tmp;
   std::string path = (tmp / "baseline.json").string();
