@@ -30,6 +30,15 @@ struct NodeFactorConfig {
   double mean_factor() const { return 1.0 - lemon_share + lemon_share * lemon_factor; }
 };
 
+/// `failures.health_check`: a periodic check of the idle nodes that finds latent faults (off while
+/// interval_s is 0). Each latent fault a check meets is found with probability `coverage`; the node goes
+/// out of service `duration_s` after the check starts (the check runs between jobs: it holds no capacity).
+struct HealthCheckConfig {
+  double interval_s = 0.0;
+  double duration_s = 0.0;
+  double coverage = 1.0;
+};
+
 /// The failure category of a leaf switch: its index comes after every node category.
 inline constexpr const char* SWITCH_FAILURE_CATEGORY = "switch";
 
@@ -52,6 +61,10 @@ struct FailureConfig {
   /// until it computes again), and whether a failure loses the work since the last persisted checkpoint.
   bool during_restart = true;
   bool lose_work = true;
+  /// A fault that strikes a node no job holds stays latent (the node looks up) until a job starts on it
+  /// (the job fails at start) or a health check finds it; off, it takes the node out at once.
+  bool latent_when_idle = false;
+  HealthCheckConfig health_check;
   model::Distribution operator_return; ///< operator's delay to return an isolated, repaired node
 
   /// The base rate of one node (the categories' sum), before its own factor.

@@ -53,6 +53,27 @@ model::Distribution lognormal(double median_s) {
   return model::Distribution{model::Distribution::Kind::LOGNORMAL, median_s, REPAIR_SIGMA};
 }
 
+/// `failures.health_check: {interval, duration, coverage}` (assumptions of the user's: no default check).
+HealthCheckConfig parse_health_check(const Node& node) {
+  HealthCheckConfig h;
+  if (!node.is_defined()) {
+    return h;
+  }
+  node.expect_keys({"interval", "duration", "coverage"});
+  h.interval_s = node["interval"].as_duration_s();
+  if (h.interval_s < model::SECONDS_PER_MINUTE) {
+    node["interval"].fail("expected a duration of at least 1min such as \"6h\"");
+  }
+  h.duration_s = node.get_or("duration", 0.0, &Node::as_duration_s);
+  if (h.duration_s < 0.0) {
+    node["duration"].fail("expected a duration >= 0 such as \"10min\"");
+  }
+  if (Node coverage = node["coverage"]; coverage.is_defined()) {
+    h.coverage = coverage.as_double_in(0.0, 1.0, "a share in [0, 1]");
+  }
+  return h;
+}
+
 /// A failure rate per 1,000 node-days (or switch-days: `per`), at most limits::MAX_FAILURES_PER_1000_NODE_DAYS.
 double parse_rate(const Node& rate, const char* per = "node-days") {
   return rate.as_double_in(0.0, model::limits::MAX_FAILURES_PER_1000_NODE_DAYS,
@@ -132,7 +153,8 @@ FailureConfig parse_failures(const Node& node) {
     return f;
   }
   node.expect_keys({"enabled", "categories", "node_factor", "leaf_switch", "spine_link", "trace",
-                    "isolated_until_operator", "operator_return", "during_restart", "lose_work"});
+                    "isolated_until_operator", "operator_return", "during_restart", "lose_work", "latent_when_idle",
+                    "health_check"});
   f.where = node.location();
   f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
   // Random failures are on when the section is present, unless it only replays a trace.
@@ -172,6 +194,8 @@ FailureConfig parse_failures(const Node& node) {
   f.isolated_until_operator = node.get_or("isolated_until_operator", false, &Node::as_bool);
   f.during_restart = node.get_or("during_restart", true, &Node::as_bool);
   f.lose_work = node.get_or("lose_work", true, &Node::as_bool);
+  f.latent_when_idle = node.get_or("latent_when_idle", false, &Node::as_bool);
+  f.health_check = parse_health_check(node["health_check"]);
   if (Node op = node["operator_return"]; op.is_defined()) {
     f.operator_return = parse_duration_distribution(op);
   }

@@ -92,12 +92,17 @@ struct LeafRepaired {
   model::ClusterId cluster{};
   std::uint32_t leaf = 0;
 };
-/// A failure replayed from the failure trace.
+/// A failure due now with its category: replayed from the failure trace, or a latent fault found.
 struct TracedFailure {
   model::ClusterId cluster{};
   std::uint32_t node = 0;
   std::uint32_t category = 0; ///< index into failures.categories
   double repair_s = -1.0;     ///< the trace's own repair time; negative: drawn from the category's
+};
+
+/// A cluster's periodic health check of its idle nodes (failures.health_check).
+struct HealthCheck {
+  model::ClusterId cluster{};
 };
 
 /// A node switched on by its cluster's power policy has booted: it is back in service.
@@ -118,6 +123,6 @@ struct PolicyWakeup {
 using EngineEvent =
     std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed, TransferDone,
                  FlowRatesChanged, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired, TracedFailure, SpineLinkFailed,
-                 SpineLinkRepaired, NodeBooted, PowerCheck, PolicyWakeup>;
+                 SpineLinkRepaired, NodeBooted, PowerCheck, PolicyWakeup, HealthCheck>;
 
 } // namespace acme::core

@@ -166,7 +166,7 @@ EventLoop::EventLoop(LoopSetup setup)
           [this](const metrics::ClusterSample& s) { recorder_.on_sample(s); }, network_probe(), &power_,
           config_.output.timeseries_interval_where)
     , plan_(team_plans(config_)) {
-  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_, &power_, &chain_, &plan_});
+  lifecycle_.attach({&checkpoint_, &plans_, &recovery_, &traffic_, &power_, &chain_, &plan_, &failures_});
   if (traffic_.fluid()) {
     checkpoint_.attach(&traffic_);
   }
@@ -333,6 +333,10 @@ void EventLoop::on(const LeafRepaired& e) {
 }
 
 void EventLoop::on(const TracedFailure& e) {
+  failures_.on(e);
+}
+
+void EventLoop::on(const HealthCheck& e) {
   failures_.on(e);
 }
 

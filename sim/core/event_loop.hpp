@@ -71,6 +71,9 @@ public:
   std::uint64_t jobs_rejected() const { return lifecycle_.jobs_rejected(); }
   /// The team plans' holds (TeamPlan::hold_times_s) of cluster `c`.
   std::optional<std::vector<double>> plan_hold_times_s(std::size_t c) const { return plan_.hold_times_s(c); }
+  metrics::LatentFaultCounts latent_faults(std::size_t c) const {
+    return failures_.latent_counts(model::ClusterId{static_cast<std::uint16_t>(c)});
+  }
   std::uint64_t jobs_recorded() const { return recorder_.jobs_recorded(); }
   double epoch_unix_s() const { return workload_->epoch_unix_s(); }
 
@@ -90,6 +93,7 @@ private:
   void on(const LeafFailed& e);
   void on(const LeafRepaired& e);
   void on(const TracedFailure& e);
+  void on(const HealthCheck& e);
   void on(const NodeBooted& e);
   void on(const PowerCheck& e);
   void on(const PolicyWakeup& e);

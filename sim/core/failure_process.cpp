@@ -6,6 +6,15 @@
 #include "sim/model/units.hpp"
 
 namespace acme::core {
+namespace {
+std::vector<std::uint32_t> nodes_per_cluster(const std::vector<FailureShape>& clusters) {
+  std::vector<std::uint32_t> out;
+  for (const auto& c : clusters) {
+    out.push_back(c.nodes);
+  }
+  return out;
+}
+} // namespace
 
 FailureProcess::FailureProcess(const config::FailureConfig& config, std::vector<FailureShape> clusters,
                                TimerService& timer, model::ClusterRngs& rng, NodeAvailability& nodes,
@@ -15,7 +24,8 @@ FailureProcess::FailureProcess(const config::FailureConfig& config, std::vector<
     , timer_(timer)
     , rng_(rng)
     , nodes_(nodes)
-    , hooks_(hooks) {
+    , hooks_(hooks)
+    , latent_(config, nodes_per_cluster(clusters_), timer, rng) {
   for (const auto& c : clusters_) {
     generation_.emplace_back(c.nodes, 0);
     NodeTally fresh;
@@ -31,6 +41,7 @@ void FailureProcess::start(const std::vector<FailureTraceRow>& trace) {
   if (!config_.enabled) {
     return;
   }
+  latent_.start();
   for (std::size_t c = 0; c < clusters_.size(); ++c) {
     model::ClusterId cid{static_cast<std::uint16_t>(c)};
     for (std::uint32_t n = 0; n < clusters_[c].nodes; ++n) {
@@ -86,6 +97,10 @@ void FailureProcess::on(const NodeFailed& event) {
     // Down for another reason (its switch, a quarantine): the process goes on; a quarantine avoided this one.
     tally(event.cluster, event.node).avoided += tally(event.cluster, event.node).quarantined_since_s >= 0.0 ? 1 : 0;
     draw_next_failure(event.cluster, event.node);
+    return;
+  }
+  if (latent_.latent_when_idle() && !hooks_.node_busy(event.cluster, event.node)) {
+    latent_.strike(event.cluster, event.node, category); // its process waits for the repair after it is found
     return;
   }
   fail_node(event.cluster, event.node, category);

@@ -7,6 +7,7 @@
 
 #include "sim/config/faults.hpp"
 #include "sim/core/failure_trace.hpp"
+#include "sim/core/latent_faults.hpp"
 #include "sim/core/node_availability.hpp"
 #include "sim/core/node_factors.hpp"
 #include "sim/core/timer_service.hpp"
@@ -28,6 +29,8 @@ public:
   virtual void node_repaired(model::ClusterId cluster, std::uint32_t node) = 0;
   /// Whether a job on the node is restarting: hit by a failure and not computing again yet.
   virtual bool node_restarting(model::ClusterId cluster, std::uint32_t node) const = 0;
+  /// Whether a job holds `node` (a fault on an idle node may stay latent).
+  virtual bool node_busy(model::ClusterId cluster, std::uint32_t node) const = 0;
 };
 
 /// A cluster's shape as the failure process sees it.
@@ -61,6 +64,10 @@ public:
   void on(const LeafFailed& event);
   void on(const LeafRepaired& event);
   void on(const TracedFailure& event);
+  void on(const HealthCheck& event) { latent_.on(event); }
+  /// A job starts on `node`: a latent fault there is found (the job fails at start).
+  void job_lands(model::ClusterId cluster, std::uint32_t node) { latent_.job_lands(cluster, node); }
+  const LatentCounts& latent_counts(model::ClusterId cluster) const { return latent_.counts(cluster); }
   /// The failure category of switch outages (after the node categories).
   std::uint32_t switch_category() const { return static_cast<std::uint32_t>(config_.categories.size()); }
 
@@ -98,6 +105,7 @@ private:
   NodeFactors factors_;                                ///< per cluster, per node; empty: all 1
   config::QuarantineConfig quarantine_;
   std::vector<std::vector<NodeTally>> tally_; ///< per cluster, per node
+  LatentFaults latent_;
 };
 
 } // namespace acme::core

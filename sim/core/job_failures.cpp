@@ -107,6 +107,10 @@ bool JobLifecycle::node_restarting(model::ClusterId cluster, std::uint32_t node)
                      [&](model::JobId id) { return table_.jobs.at(id).failed_at_s >= 0.0; });
 }
 
+bool JobLifecycle::node_busy(model::ClusterId cluster, std::uint32_t node) const {
+  return !table_.clusters[model::to_index(cluster)].jobs_on_node[node].empty();
+}
+
 void JobLifecycle::node_repaired(model::ClusterId cluster, std::uint32_t node) {
   if (!parts_.recovery->take_as_spare(cluster, node)) {
     nodes_.up(cluster, node, "repaired");

@@ -136,6 +136,11 @@ void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& sta
   ++job.accounting.attempts;
   job.accounting.open_attempt(timer_.now_s());
   allocate(cluster, start.job, job);
+  if (parts_.failures != nullptr) {
+    for (const auto& share : start.placement) {
+      parts_.failures->job_lands(cluster.view.shape().id, model::to_index(share.node));
+    }
+  }
   job.enter(JobStage::STARTING, timer_.now_s());
   double now_s = timer_.now_s();
   PodTimes pods = cluster.pods ? cluster.pods->start(cluster.view.job(start.job).spec, start.placement, now_s)

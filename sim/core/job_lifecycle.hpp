@@ -42,8 +42,9 @@ public:
     Recovery* recovery = nullptr;
     TrainingTraffic* traffic = nullptr; ///< optional: layouts and the network model
     PowerMeter* power = nullptr;
-    AttemptChain* chain = nullptr; ///< optional: told of every submission and end
-    TeamPlan* plan = nullptr;      ///< optional: told of every submission and end
+    AttemptChain* chain = nullptr;      ///< optional: told of every submission and end
+    TeamPlan* plan = nullptr;           ///< optional: told of every submission and end
+    FailureProcess* failures = nullptr; ///< optional: finds latent faults where a job lands
   };
 
   /// `launch_rng` draws the launch latencies.
@@ -76,6 +77,7 @@ public:
   void fail_switch_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) override;
   void node_repaired(model::ClusterId cluster, std::uint32_t node) override;
   bool node_restarting(model::ClusterId cluster, std::uint32_t node) const override;
+  bool node_busy(model::ClusterId cluster, std::uint32_t node) const override;
 
 private:
   void start_job(ClusterRuntime& cluster, const model::StartJob& start);

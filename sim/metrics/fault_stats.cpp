@@ -13,6 +13,11 @@ using model::SECONDS_PER_HOUR;
 std::string number(double v) {
   return fmt::format("{}", v);
 }
+std::string latent_json(const LatentFaultCounts& l) {
+  return fmt::format(R"(, "latent_faults": {{"struck": {}, "found_at_job_start": {}, "found_by_health_check": {}, )"
+                     R"("health_checks": {}}})",
+                     l.struck, l.found_at_start, l.found_by_check, l.checks);
+}
 } // namespace
 
 FaultStats::FaultStats(std::vector<ClusterInfo> clusters, std::vector<std::string> categories)
@@ -102,7 +107,8 @@ std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const
       number(t.stall_gpu_s / SECONDS_PER_HOUR), number(t.restore_gpu_s / SECONDS_PER_HOUR), t.checkpoints,
       t.preemptions, t.pretrain_jobs, number(t.pretrain_lost_gpu_s / SECONDS_PER_HOUR), number(ettr), queue.count,
       number(queue.mean), number(queue.p50), number(queue.p90), number(queue.p99), number(queue.max),
-      states_.at(c).render());
+      states_.at(c).render() +
+          latent_json(c < info.latent_faults.size() ? info.latent_faults[c] : LatentFaultCounts{}));
   double written = c < info.storage_bytes_written.size() ? info.storage_bytes_written[c] : 0.0;
   double read = c < info.storage_bytes_read.size() ? info.storage_bytes_read[c] : 0.0;
   double capacity = clusters_[c].storage_bw_Bps * info.end_time_s;

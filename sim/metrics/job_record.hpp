@@ -11,6 +11,15 @@
 
 namespace acme::metrics {
 
+/// How latent faults (failures.latent_when_idle) ended in one cluster: summary.json's
+/// fault_tolerance.latent_faults.
+struct LatentFaultCounts {
+  std::uint64_t struck = 0;         ///< faults that struck an idle node and stayed latent
+  std::uint64_t found_at_start = 0; ///< found by a job starting on the node (it fails at start)
+  std::uint64_t found_by_check = 0; ///< found by a health check first
+  std::uint64_t checks = 0;         ///< health checks run
+};
+
 /// How infrastructure failures cut a job into the rows AcmeTrace would hold: each attempt a failure ended
 /// and the job then restarted after is a FAILED row of its own; the job's own row keeps the rest.
 struct FailedAttempts {

@@ -31,7 +31,9 @@ public:
     nodes_.up(cluster, node, "repaired");
   }
   bool node_restarting(model::ClusterId, std::uint32_t node) const override { return node == restarting; }
+  bool node_busy(model::ClusterId, std::uint32_t node) const override { return node != idle; }
   std::vector<std::string> calls;
+  std::uint32_t idle = std::numeric_limits<std::uint32_t>::max();       ///< the node no job holds
   std::uint32_t restarting = std::numeric_limits<std::uint32_t>::max(); ///< the node whose job restarts
 
 private:
@@ -307,4 +309,64 @@ TEST_CASE("core::failure_process: failures outside the window do not quarantine"
     CHECK(b.view().is_up(model::NodeId{2}));
   }
   CHECK(b.failures.node_records(2000.0).at(2).quarantines == 0);
+}
+
+TEST_CASE("core::failure_process: a fault on an idle node stays latent until a job lands there", "[core][failures]") {
+  config::FailureConfig config = two_categories(true);
+  config.latent_when_idle = true;
+  Bench b(config);
+  b.hooks.idle = 2;
+  b.failures.start({});
+  b.timer.set_now(100.0);
+  b.failures.on(core::NodeFailed{model::ClusterId{0}, 2, 1}); // idle: latent, the node stays up
+  CHECK(b.hooks.calls.empty());
+  CHECK(b.view().is_up(model::NodeId{2}));
+  CHECK(b.failures.latent_counts(model::ClusterId{0}).struck == 1);
+  b.timer.set_now(250.0);
+  b.failures.job_lands(model::ClusterId{0}, 1); // no fault there
+  CHECK(b.timer.count<core::TracedFailure>() == 0);
+  b.failures.job_lands(model::ClusterId{0}, 2); // found: a failure due now, of the latent fault's category
+  auto [at, found] = b.timer.last<core::TracedFailure>();
+  CHECK(at == 250.0);
+  CHECK(found.node == 2);
+  b.failures.on(found);
+  REQUIRE(b.hooks.calls.size() == 1);
+  CHECK(b.hooks.calls[0].rfind("node 2 cat ", 0) == 0); // the job that landed fails at start
+  CHECK_FALSE(b.view().is_up(model::NodeId{2}));
+  CHECK(b.timer.last<core::NodeRepaired>().first == Approx(250.0 + REPAIR_S));
+  b.failures.job_lands(model::ClusterId{0}, 2); // found once
+  CHECK(b.timer.count<core::TracedFailure>() == 1);
+  CHECK(b.failures.latent_counts(model::ClusterId{0}).found_at_start == 1);
+}
+
+TEST_CASE("core::failure_process: a health check finds latent faults, each with its coverage", "[core][failures]") {
+  config::FailureConfig config = two_categories(true);
+  config.latent_when_idle = true;
+  config.health_check = {6 * 3600.0, 600.0, 1.0}; // every 6 h, 10 min each, finds every fault
+  Bench b(config);
+  b.hooks.idle = 3;
+  b.failures.start({});
+  REQUIRE(b.timer.count<core::HealthCheck>() == 1);
+  auto [check_at, check] = b.timer.last<core::HealthCheck>();
+  CHECK(check_at == 6 * 3600.0);
+  b.timer.set_now(1000.0);
+  b.failures.on(core::NodeFailed{model::ClusterId{0}, 3, 1});
+  b.timer.set_now(check_at);
+  b.failures.on(check);
+  auto [found_at, found] = b.timer.last<core::TracedFailure>();
+  CHECK(found.node == 3);
+  CHECK(found_at == 6 * 3600.0 + 600.0); // out when the check ends
+  CHECK(b.timer.last<core::HealthCheck>().first == 12 * 3600.0);
+  CHECK(b.failures.latent_counts(model::ClusterId{0}).found_by_check == 1);
+
+  config.health_check.coverage = 0.0; // a check that finds nothing leaves the fault latent
+  Bench blind(config);
+  blind.hooks.idle = 3;
+  blind.failures.start({});
+  blind.failures.on(core::NodeFailed{model::ClusterId{0}, 3, 1});
+  blind.timer.set_now(6 * 3600.0);
+  blind.failures.on(core::HealthCheck{model::ClusterId{0}});
+  CHECK(blind.timer.count<core::TracedFailure>() == 0);
+  blind.failures.job_lands(model::ClusterId{0}, 3);
+  CHECK(blind.timer.count<core::TracedFailure>() == 1);
 }

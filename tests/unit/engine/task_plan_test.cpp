@@ -105,7 +105,7 @@ workload: {kind: trace, path: unused.csv}
   metrics::Recorder recorder(ro, users);
   engine::Simulation sim(config, registries, std::make_unique<ListSource>(std::vector{coupled, node_job}), recorder);
   engine::RunResult result = sim.run();
-  recorder.finish({result.end_time_s, result.jobs_submitted, 0, 0.0, {}, {}, {}});
+  recorder.finish({result.end_time_s, result.jobs_submitted, 0, 0.0, {}, {}, {}, {}});
   auto rows = read_jobs(ro.out_dir + "/jobs.csv");
   REQUIRE(rows.size() == 4); // two plan jobs and the two metric jobs the coordinator spawned
   double load_s = MODEL_BYTES / NIC_BPS;
