@@ -136,11 +136,7 @@ void JobLifecycle::start_job(ClusterRuntime& cluster, const model::StartJob& sta
   ++job.accounting.attempts;
   job.accounting.open_attempt(timer_.now_s());
   allocate(cluster, start.job, job);
-  if (parts_.failures != nullptr) {
-    for (const auto& share : start.placement) {
-      parts_.failures->job_lands(cluster.view.shape().id, model::to_index(share.node));
-    }
-  }
+  find_latent_faults(cluster, start.placement);
   job.enter(JobStage::STARTING, timer_.now_s());
   double now_s = timer_.now_s();
   PodTimes pods = cluster.pods ? cluster.pods->start(cluster.view.job(start.job).spec, start.placement, now_s)
@@ -210,7 +206,18 @@ void JobLifecycle::relaunch(model::JobId id, JobRuntime& job) {
   ++job.accounting.attempts;
   job.accounting.open_attempt(timer_.now_s());
   parts_.power->placement_changed(job); // failed nodes were replaced
+  ClusterRuntime& cluster = table_.cluster_of(job);
+  find_latent_faults(cluster, cluster.view.job(id).placement); // a replacement may hide one too
   on_launched(id, job);
+}
+
+void JobLifecycle::find_latent_faults(ClusterRuntime& cluster, const model::Placement& placement) {
+  if (parts_.failures == nullptr) {
+    return;
+  }
+  for (const auto& share : placement) {
+    parts_.failures->job_lands(cluster.view.shape().id, model::to_index(share.node));
+  }
 }
 
 void JobLifecycle::on_transfer_done(const TransferDone& done) {

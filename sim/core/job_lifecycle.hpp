@@ -80,6 +80,8 @@ public:
   bool node_busy(model::ClusterId cluster, std::uint32_t node) const override;
 
 private:
+  /// A job landed on `placement`: latent faults there are found (the job fails at start).
+  void find_latent_faults(ClusterRuntime& cluster, const model::Placement& placement);
   void start_job(ClusterRuntime& cluster, const model::StartJob& start);
   void note_wait(ClusterRuntime& cluster, const model::NoteWait& note);
   void call_later(ClusterRuntime& cluster, double time_s);
