@@ -67,6 +67,7 @@ public:
   void on(const HealthCheck& event) { latent_.on(event); }
   /// A job starts on `node`: a latent fault there is found (the job fails at start).
   void job_lands(model::ClusterId cluster, std::uint32_t node) { latent_.job_lands(cluster, node); }
+  bool latent_when_idle() const { return latent_.latent_when_idle(); }
   const LatentCounts& latent_counts(model::ClusterId cluster) const { return latent_.counts(cluster); }
   /// The failure category of switch outages (after the node categories).
   std::uint32_t switch_category() const { return static_cast<std::uint32_t>(config_.categories.size()); }

@@ -212,8 +212,8 @@ void JobLifecycle::relaunch(model::JobId id, JobRuntime& job) {
 }
 
 void JobLifecycle::find_latent_faults(ClusterRuntime& cluster, const model::Placement& placement) {
-  if (parts_.failures == nullptr) {
-    return;
+  if (parts_.failures == nullptr || !parts_.failures->latent_when_idle()) {
+    return; // every fault struck at once: none is latent
   }
   for (const auto& share : placement) {
     parts_.failures->job_lands(cluster.view.shape().id, model::to_index(share.node));

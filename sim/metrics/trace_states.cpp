@@ -18,14 +18,14 @@ TraceStates::TraceStates(std::vector<std::string> categories)
     : categories_(std::move(categories))
     , infra_gpu_s_(categories_.size() + 1, 0.0) {}
 
-void TraceStates::add_row(model::JobState state, double gpu_s) {
-  ++rows_;
+void TraceStates::add_rows(model::JobState state, std::uint64_t rows, double gpu_s) {
+  rows_ += rows;
   gpu_s_ += gpu_s;
   if (state == model::JobState::CANCELLED) {
-    ++cancelled_rows_;
+    cancelled_rows_ += rows;
     cancelled_gpu_s_ += gpu_s;
   } else if (model::counts_as_failed(state)) {
-    ++failed_rows_;
+    failed_rows_ += rows;
     failed_gpu_s_ += gpu_s;
   }
 }
@@ -37,16 +37,14 @@ void TraceStates::add(const JobRecord& r) {
   const FailedAttempts& cut = r.failed_attempts;
   double cut_gpu_s = 0.0;
   for (std::size_t c = 0; c < cut.count.size() && c < categories_.size(); ++c) {
-    for (std::uint16_t i = 0; i < cut.count[c]; ++i) {
-      add_row(model::JobState::FAILED, i == 0 ? cut.gpu_s[c] : 0.0);
-    }
+    add_rows(model::JobState::FAILED, cut.count[c], cut.gpu_s[c]);
     infra_rows_ += cut.count[c];
     restart_rows_ += cut.count[c];
     infra_gpu_s_[c] += cut.gpu_s[c];
     cut_gpu_s += cut.gpu_s[c];
   }
   double own_gpu_s = std::max(0.0, r.gpu_seconds - cut_gpu_s);
-  add_row(r.state, own_gpu_s);
+  add_rows(r.state, 1, own_gpu_s);
   if (!model::counts_as_failed(r.state)) {
     return;
   }

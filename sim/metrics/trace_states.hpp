@@ -22,7 +22,8 @@ public:
   std::string render() const;
 
 private:
-  void add_row(model::JobState state, double gpu_s);
+  /// `rows` rows of `state` holding `gpu_s` GPU-seconds between them.
+  void add_rows(model::JobState state, std::uint64_t rows, double gpu_s);
 
   std::vector<std::string> categories_;
   std::uint64_t rows_ = 0;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "validate/failures/seed_stats.hpp"
 #include "validate/validation_report.hpp"
 
 namespace acme::validate {
@@ -38,22 +39,8 @@ const std::map<std::string, double> PAPER_CATEGORY_PCT = {
 struct Figure {
   std::vector<double> values;
   void add(double v) { values.push_back(v); }
-  double mean() const {
-    double sum = 0.0;
-    for (double v : values) {
-      sum += v;
-    }
-    return sum / static_cast<double>(values.size());
-  }
-  double se() const {
-    double m = mean();
-    double var = 0.0;
-    for (double v : values) {
-      var += (v - m) * (v - m);
-    }
-    auto n = static_cast<double>(values.size());
-    return std::sqrt(var / (n - 1.0) / n);
-  }
+  double mean() const { return mean_and_se(values).first; }
+  double se() const { return mean_and_se(values).second; }
   std::string text(double scale = 100.0, int digits = 1) const {
     return fmt::format("{:.{}f} +- {:.{}f}", scale * mean(), digits, scale * STANDARD_ERRORS * se(), digits);
   }

@@ -19,6 +19,7 @@
 #include "validate/embedded_files.hpp"
 #include "validate/failures/acme_checks.hpp"
 #include "validate/failures/hbd_checks.hpp"
+#include "validate/failures/seed_stats.hpp"
 #include "validate/validation_report.hpp"
 
 namespace acme::validate {
@@ -68,20 +69,6 @@ std::vector<JobMeasure> run_seeds(const ValidationContext& ctx, const SingleJob&
     out.push_back(run_scenario(ctx, s.scenario_path, run).jobs.at(0));
   }
   return out;
-}
-
-/// Mean and standard error of the mean of `values`.
-std::pair<double, double> mean_and_se(const std::vector<double>& values) {
-  double n = static_cast<double>(values.size());
-  double mean = 0.0;
-  for (double v : values) {
-    mean += v / n;
-  }
-  double var = 0.0;
-  for (double v : values) {
-    var += (v - mean) * (v - mean) / (n - 1.0);
-  }
-  return {mean, std::sqrt(var / n)};
 }
 
 bool check_expected_time(const ValidationContext& ctx, const SingleJob& s, const ReferenceTable& refs,
