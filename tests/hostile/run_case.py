@@ -26,7 +26,7 @@ A case is one file, `tests/hostile/cases/<family>/<name>.case`: header lines, th
 
 In args and files: {out} the output folder, {repo} the repository, {repeat:TEXT:N} TEXT N times, {keys:N} the
 mapping entries "k0: 0, k1: 1, ..." N of them ({jsonkeys:N}: with the keys quoted), {nl} a
-newline (inside one argument of args too).
+newline (inside one argument of args too), {byte:HH} the raw byte of hex HH (in files: not UTF-8 if >= 80).
 Every case also checks: no crash, abort or sanitizer report; on exit 2, one located line; no temporary
 file or staging folder left in the output folder or the case folder.
 """
@@ -61,7 +61,10 @@ def expand(text, out):
     text = text.replace("{out}", str(out)).replace("{repo}", str(REPO)).replace("{nl}", "\n")
     text = re.sub(r"\{repeat:([^:}]*):(\d+)\}", lambda m: m.group(1) * int(m.group(2)), text)
     text = re.sub(r"\{keys:(\d+)\}", lambda m: ", ".join(f"k{i}: {i}" for i in range(int(m.group(1)))), text)
-    return re.sub(r"\{jsonkeys:(\d+)\}", lambda m: ", ".join(f'"k{i}": {i}' for i in range(int(m.group(1)))), text)
+    text = re.sub(r"\{jsonkeys:(\d+)\}", lambda m: ", ".join(f'"k{i}": {i}' for i in range(int(m.group(1)))), text)
+    # A byte >= 0x80 alone is not UTF-8: carried as a lone surrogate and written back by surrogateescape.
+    return re.sub(r"\{byte:([0-9a-fA-F]{2})\}", lambda m: bytes([int(m.group(1), 16)]).decode("utf-8", "surrogateescape"),
+                  text)
 
 
 def parse_case(path):
@@ -172,7 +175,7 @@ def main():
             target = Path(expand(name, out))
             target = target if target.is_absolute() else case_dir / target
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(expand(text, out))
+            target.write_text(expand(text, out), encoding="utf-8", errors="surrogateescape")
         kept = {name: (out / name).read_bytes() for name in spec["keep"]}
         args = [expand(a, out) for a in shlex.split(spec["args"])]
         try:

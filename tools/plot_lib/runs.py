@@ -68,7 +68,7 @@ def read_jobs(path):
     started (rejected jobs never do). Jobs without GPUs get the type "CPU"."""
     columns = {}
     with path.open(newline="") as f:
-        reader = csv.reader(f)
+        reader = csv.reader(f, strict=True)
         header = next(reader, None) or []
         at = {name: i for i, name in enumerate(header)}
         missing = [c for c in ("type", "gpu_num", "start_time", "duration", "queue") if c not in at]
@@ -100,7 +100,7 @@ def read_timeseries(path):
     """timeseries.csv -> cluster -> {"time": [datetime], COLUMN: array} for every numeric column the run wrote."""
     rows = {}
     with path.open(newline="") as f:
-        reader = csv.DictReader(f)
+        reader = csv.DictReader(f, strict=True)
         names = [n for n in (reader.fieldnames or []) if n not in ("time", "cluster")]
         for row in reader:
             try:
@@ -124,10 +124,21 @@ def read_run(run_dir, with_jobs=True):
     run = Run(run_dir, summary, summary.get("seed"))
     jobs_path, series_path = run_dir / "jobs.csv", run_dir / "timeseries.csv"
     if with_jobs and jobs_path.is_file():
-        run.jobs, run.has_jobs_csv = read_jobs(jobs_path), True
+        run.jobs, run.has_jobs_csv = _read_csv(read_jobs, jobs_path), True
     if series_path.is_file():
-        run.timeseries = read_timeseries(series_path)
+        run.timeseries = _read_csv(read_timeseries, series_path)
     return run
+
+
+def _read_csv(reader, path):
+    """A damaged CSV (a field over the csv module's 128 KiB, an unclosed quote, bytes that are not UTF-8)
+    becomes one located line, not a traceback."""
+    try:
+        return reader(path)
+    except (csv.Error, UnicodeDecodeError) as e:
+        kind = "csv.Error" if isinstance(e, csv.Error) else type(e).__name__
+        raise BadInput(f"{path}: cannot read ({kind}: {str(e)[:200]}); expected a CSV file written "
+                       "by acme-sim run (UTF-8, fields under 128 KiB)") from e
 
 
 def _point_status(point_dir):
