@@ -30,7 +30,7 @@ test-asan: deps
 	ctest --preset asan
 
 # Fuzzes every reader of user input (config with --set, units, the four trace formats, the failure trace,
-# check's baseline)
+# check's baseline, sweep's study file)
 # with libFuzzer, ASan and UBSan (clang 14), FUZZ_SECONDS each (default 60); FUZZ_JOBS=2 runs two at once.
 # Findings land in build/fuzz/findings/; not part of `make test`.
 FUZZ_SECONDS ?= 60

@@ -3,13 +3,13 @@
 # (default 1), from seed corpora made of slices of the shipped configs and traces. Prints each target's
 # final figures (runs, executions per second, coverage); inputs that crash, leak or time out land in
 # build/fuzz/findings/<target>/ (add each as a regression: tests/fuzz/regressions/<target>/). Exit 1 when
-# a target found one.
+# a target found one. The target `report` is the Python report's own mutation fuzzer (no libFuzzer).
 #   tools/fuzz/run_fuzzers.sh [SECONDS] [TARGET...]        FUZZ_JOBS=2 to run two at a time
 set -eu
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-"config units trace_acme trace_swf trace_philly trace_alibaba failure_trace failure_trace_hbd baseline"}
+targets=${*:-"config units trace_acme trace_swf trace_philly trace_alibaba failure_trace failure_trace_hbd baseline study report"}
 build=build/fuzz
 mkdir -p "$build/corpus" "$build/findings" "$build/logs"
 
@@ -47,6 +47,10 @@ slice data/traces/alibaba_openb_pod_list_default.csv 40 trace_alibaba/seed-openb
 seed trace_alibaba tests/e2e/alibaba_bad_row/pods.csv tests/e2e/alibaba_shared_gpus/pods.csv
 seed failure_trace tests/fuzz/regressions/failure_trace/valid.csv
 seed failure_trace_hbd tests/fuzz/regressions/failure_trace_hbd/valid.json
+seed study tests/fuzz/regressions/study/valid.yaml
+for f in configs/studies/*.yaml; do # the shipped studies, on the fuzz target's own base config
+  sed 's/^config: .*/config: base.yaml/' "$f" >"$build/corpus/study/seed-$(basename "$f")"
+done
 seed baseline configs/ci/regression_baseline.json tests/e2e/check_pass/baseline.json tests/e2e/check_pass/run/summary.json \
   tests/golden/tiny_fifo/expected/summary.json
 
@@ -56,7 +60,21 @@ replays_within_limit() { # TARGET INPUT: true when INPUT runs to completion with
   done
 }
 
+run_report() { # the Python report reader: a seeded mutation fuzzer of run folders (tests/fuzz/report_fuzzer.py)
+  /usr/bin/python3 tests/fuzz/report_fuzzer.py --seconds "$seconds" --findings "$build/findings/report" \
+    >"$build/logs/report.log" 2>&1 || true
+  if ! grep -q ' inputs, ' "$build/logs/report.log"; then # it never got going: a failure too
+    mkdir -p "$build/findings/report"
+    tail -3 "$build/logs/report.log" >"$build/findings/report/did-not-run.log"
+  fi
+  printf '%-14s %s\n' report "$(tail -1 "$build/logs/report.log")"
+}
+
 run() { # TARGET
+  if [ "$1" = report ]; then
+    run_report
+    return
+  fi
   mkdir -p "$build/findings/$1"
   "$build/tests/fuzz/acme_fuzz_$1" "$build/corpus/$1" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/findings/$1/" >"$build/logs/$1.log" 2>&1 || true
