@@ -9,16 +9,12 @@
 #include <vector>
 
 #include "sim/config/config.hpp"
+#include "sim/config/param_table.hpp"
 #include "sim/model/error.hpp"
 
 namespace acme::policies {
 
-/// One documented parameter of a policy (what `acme-sim list` prints).
-struct ParamDoc {
-  std::string name;
-  std::string default_value;
-  std::string description;
-};
+using config::ParamDoc;
 
 /// What a policy may know about the run it is built for (besides its own parameters).
 struct PolicyContext {

@@ -53,7 +53,7 @@ Generated generate(const synthetic::ClusterModel& model, const synthetic::Cluste
 
 /// Generates, compares and prints one cluster; returns its failed checks.
 std::size_t check_cluster(const synthetic::ClusterPlan& plan, const synthetic::SyntheticOptions& options,
-                          const synthetic::ParamTable& params, std::uint64_t replicas) {
+                          const synthetic::FittedParams& params, std::uint64_t replicas) {
   auto model = load_cluster_model(params, plan.preset);
   double volume = options.scale * options.days / model.period_days;
   if (replicas == 0) {
@@ -94,7 +94,7 @@ int check_workload(const config::Config& cfg, std::uint64_t replicas) {
               options.preset.c_str(), options.days, model::format_datetime(options.start_unix_s, 0.0).c_str(),
               options.scale, static_cast<unsigned long long>(options.seed));
   std::size_t failed = 0;
-  synthetic::ParamTable params(synthetic::acme_params_text(), "acme_params.txt");
+  synthetic::FittedParams params(synthetic::acme_params_text(), "acme_params.txt");
   for (const auto& plan : options.clusters) {
     failed += check_cluster(plan, options, params, replicas);
   }

@@ -17,7 +17,7 @@ constexpr TypeKey TYPE_KEYS[] = {{model::JobType::PRETRAIN, "Pretrain"}, {model:
                                  {model::JobType::MLLM, "MLLM"},         {model::JobType::EVAL, "Eval"},
                                  {model::JobType::DEBUG, "Debug"},       {model::JobType::OTHER, "Other"}};
 
-DurationBins read_bins(const ParamTable& params, const std::string& prefix) {
+DurationBins read_bins(const FittedParams& params, const std::string& prefix) {
   DurationBins bins{params.numbers(prefix + ".bin_lo"), params.numbers(prefix + ".bin_hi"),
                     params.numbers(prefix + ".bin_mass")};
   ACME_ASSERT(bins.lo_s.size() == bins.hi_s.size() && bins.lo_s.size() == bins.mass.size() && !bins.lo_s.empty(),
@@ -25,7 +25,7 @@ DurationBins read_bins(const ParamTable& params, const std::string& prefix) {
   return bins;
 }
 
-TypeModel read_type(const ParamTable& params, const std::string& prefix, model::JobType type) {
+TypeModel read_type(const FittedParams& params, const std::string& prefix, model::JobType type) {
   TypeModel t;
   t.type = type;
   t.count_share = params.number(prefix + ".count_share");
@@ -90,7 +90,7 @@ std::vector<std::string> preset_cluster_names() {
   return {"seren", "kalos"};
 }
 
-ClusterModel load_cluster_model(const ParamTable& params, const std::string& cluster) {
+ClusterModel load_cluster_model(const FittedParams& params, const std::string& cluster) {
   ClusterModel m;
   m.name = cluster;
   m.gpu_jobs = params.number(cluster + ".gpu_jobs");

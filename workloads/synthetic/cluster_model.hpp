@@ -6,7 +6,7 @@
 
 #include "sim/model/job.hpp"
 #include "sim/model/rng.hpp"
-#include "workloads/synthetic/param_table.hpp"
+#include "workloads/synthetic/fitted_params.hpp"
 
 namespace acme::workloads::synthetic {
 
@@ -88,6 +88,6 @@ struct ClusterModel {
 /// Names of the clusters the parameter file describes: "seren", "kalos".
 std::vector<std::string> preset_cluster_names();
 /// Reads one cluster's records (`cluster` is one of preset_cluster_names()).
-ClusterModel load_cluster_model(const ParamTable& params, const std::string& cluster);
+ClusterModel load_cluster_model(const FittedParams& params, const std::string& cluster);
 
 } // namespace acme::workloads::synthetic

@@ -7,7 +7,7 @@
 namespace acme::workloads::synthetic {
 
 std::unique_ptr<WorkloadSource> make_synthetic_workload(const SyntheticOptions& options, model::NameTable& users) {
-  ParamTable params(acme_params_text(), "workloads/synthetic/acme_params.txt");
+  FittedParams params(acme_params_text(), "workloads/synthetic/acme_params.txt");
   std::vector<MergedSource::Part> parts;
   for (const auto& plan : options.clusters) {
     ClusterModel model = load_cluster_model(params, plan.preset);

@@ -28,7 +28,7 @@ inline std::vector<workloads::synthetic::GeneratedJob> generate_cluster(const co
                                                                         const std::string& cluster) {
   namespace syn = workloads::synthetic;
   auto options = syn::parse_synthetic_options(cfg, cfg.workload);
-  syn::ParamTable params(syn::acme_params_text(), "acme_params.txt");
+  syn::FittedParams params(syn::acme_params_text(), "acme_params.txt");
   model::NameTable names;
   std::vector<syn::GeneratedJob> jobs;
   for (const auto& plan : options.clusters) {
@@ -46,7 +46,7 @@ inline std::vector<workloads::synthetic::GeneratedJob> generate_cluster(const co
 /// The fitted model of a preset cluster.
 inline workloads::synthetic::ClusterModel preset_model(const std::string& cluster) {
   namespace syn = workloads::synthetic;
-  return syn::load_cluster_model(syn::ParamTable(syn::acme_params_text(), "acme_params.txt"), cluster);
+  return syn::load_cluster_model(syn::FittedParams(syn::acme_params_text(), "acme_params.txt"), cluster);
 }
 
 } // namespace acme::test

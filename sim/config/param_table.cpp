@@ -1,8 +1,8 @@
-#include "policies/param_table.hpp"
+#include "sim/config/param_table.hpp"
 
 #include <cmath>
 
-namespace acme::policies {
+namespace acme::config {
 
 std::string describe_bounds(const Bounds& bounds, bool duration) {
   auto show = [duration](double v) { return duration ? format_duration(v) : format_number(v); };
@@ -21,14 +21,14 @@ std::string describe_count_bounds(std::uint32_t low, std::uint32_t high) {
                   : "an integer in [" + std::to_string(low) + ", " + std::to_string(high) + "]";
 }
 
-void expect_within(const config::Node& value, double v, const Bounds& bounds, bool duration) {
+void expect_within(const Node& value, double v, const Bounds& bounds, bool duration) {
   if (!std::isfinite(v) || !bounds.contains(v)) {
     value.fail("expected " + describe_bounds(bounds, duration) + ", got \"" + value.as_string() + "\"");
   }
 }
 
-void read_distribution(const config::Node& value, model::Distribution& to) {
-  to = config::parse_duration_distribution(value);
+void read_distribution(const Node& value, model::Distribution& to) {
+  to = parse_duration_distribution(value);
 }
 
-} // namespace acme::policies
+} // namespace acme::config

@@ -13,9 +13,9 @@ std::string_view acme_params_text();
 
 /// Records "KEY VALUE VALUE ..." of a parameter file, one per line ('#' starts a comment line).
 /// The file is part of the build, so a missing or malformed record is a bug (InternalError).
-class ParamTable {
+class FittedParams {
 public:
-  ParamTable(std::string_view text, std::string name);
+  FittedParams(std::string_view text, std::string name);
 
   bool has(const std::string& key) const { return records_.count(key) != 0; }
   const std::vector<std::string>& words(const std::string& key) const;

@@ -1,4 +1,4 @@
-#include "workloads/synthetic/param_table.hpp"
+#include "workloads/synthetic/fitted_params.hpp"
 
 #include <charconv>
 #include <sstream>
@@ -7,7 +7,7 @@
 
 namespace acme::workloads::synthetic {
 
-ParamTable::ParamTable(std::string_view text, std::string name) : name_(std::move(name)) {
+FittedParams::FittedParams(std::string_view text, std::string name) : name_(std::move(name)) {
   std::istringstream lines{std::string(text)};
   std::string line;
   while (std::getline(lines, line)) {
@@ -25,13 +25,13 @@ ParamTable::ParamTable(std::string_view text, std::string name) : name_(std::mov
   }
 }
 
-const std::vector<std::string>& ParamTable::words(const std::string& key) const {
+const std::vector<std::string>& FittedParams::words(const std::string& key) const {
   auto it = records_.find(key);
   ACME_ASSERT(it != records_.end(), name_ + " has no record \"" + key + "\" (rerun tools/fit_acme_workload.py)");
   return it->second;
 }
 
-std::vector<double> ParamTable::numbers(const std::string& key) const {
+std::vector<double> FittedParams::numbers(const std::string& key) const {
   std::vector<double> out;
   for (const auto& word : words(key)) {
     double value = 0.0;
@@ -43,7 +43,7 @@ std::vector<double> ParamTable::numbers(const std::string& key) const {
   return out;
 }
 
-double ParamTable::number(const std::string& key) const {
+double FittedParams::number(const std::string& key) const {
   auto values = numbers(key);
   ACME_ASSERT(values.size() == 1, name_ + ": record \"" + key + "\" should hold one number");
   return values[0];
