@@ -44,8 +44,15 @@ void load_plan_and_scripts(const std::string& text) {
   if (!acme::study::same_study(plan, acme::study::read_plan((work_dir() / "plan").string()))) {
     std::abort(); // study.json lost or changed a point: a resumed sweep would redo or skip work
   }
-  acme::study::SlurmOptions slurm{(work_dir() / "slurm").string(), "/usr/bin/acme-sim", "/s/study.yaml", "/s/out",
-                                  study.name, points.size(), 1, "01:00:00", ""};
+  acme::study::SlurmOptions slurm{(work_dir() / "slurm").string(),
+                                  "/usr/bin/acme-sim",
+                                  "/s/study.yaml",
+                                  "/s/out",
+                                  study.name,
+                                  points.size(),
+                                  1,
+                                  "01:00:00",
+                                  ""};
   acme::study::check_slurm_options(slurm);
   acme::study::sweep_sbatch_text(slurm);
 }
