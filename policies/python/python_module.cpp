@@ -233,6 +233,9 @@ void bind_view(py::module_& m) {
           "running_jobs", [](const V& v) { return v.jobs_in(model::JobPhase::RUNNING); }, "running Jobs by id")
       .def("free_gpus", &V::free_gpus, py::arg("node"), "free GPUs of a node (0 when down), less this call's starts")
       .def("is_up", &V::is_up, py::arg("node"))
+      .def("out_of_service", &V::out_of_service, py::arg("node"),
+           "why the node is out of service: a list of \"repair\", \"manual_repair\", \"quarantine\", \"switch\", "
+           "\"spare\", \"power\" ([] while in service)")
       .def("power_state", &V::power_state, py::arg("node"),
            "\"on\", \"off\" (switched off by the power policy: not up) or \"booting\"")
       .def_property_readonly("nodes_off", [](const V& v) { return v.view().powered_off_nodes(); })

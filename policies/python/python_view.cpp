@@ -72,6 +72,21 @@ bool PyView::is_up(std::uint32_t node) const {
   return view().is_up(node_id(node));
 }
 
+std::vector<std::string> PyView::out_of_service(std::uint32_t node) const {
+  static const std::pair<std::uint8_t, const char*> NAMES[] = {
+      {model::OutOfService::REPAIR, "repair"},         {model::OutOfService::MANUAL_REPAIR, "manual_repair"},
+      {model::OutOfService::QUARANTINE, "quarantine"}, {model::OutOfService::SWITCH, "switch"},
+      {model::OutOfService::SPARE, "spare"},           {model::OutOfService::POWER, "power"}};
+  std::uint8_t bits = view().out_of_service(node_id(node));
+  std::vector<std::string> out;
+  for (const auto& [bit, name] : NAMES) {
+    if ((bits & bit) != 0) {
+      out.emplace_back(name);
+    }
+  }
+  return out;
+}
+
 const char* PyView::power_state(std::uint32_t node) const {
   switch (view().power_of(node_id(node))) {
   case model::NodePower::OFF:

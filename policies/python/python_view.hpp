@@ -27,6 +27,8 @@ public:
   py::list jobs_in(model::JobPhase phase) const;
   std::uint32_t free_gpus(std::uint32_t node) const;
   bool is_up(std::uint32_t node) const;
+  /// Why the node is out of service, as names (model::OutOfService); empty while in service.
+  std::vector<std::string> out_of_service(std::uint32_t node) const;
   /// "on", "off" or "booting" (the cluster's power policy).
   const char* power_state(std::uint32_t node) const;
   std::uint32_t gpus_of(std::uint32_t node) const;

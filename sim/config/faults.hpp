@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/config/config.hpp"
+#include "sim/config/param_table.hpp"
 #include "sim/model/distribution.hpp"
 #include "sim/model/job.hpp"
 
@@ -17,6 +18,9 @@ struct FailureCategoryConfig {
   double rate_per_node_day = 0.0; ///< failures per node per day (config: per 1,000 node-days)
   model::Distribution repair;     ///< time until the node is back
   bool hang = false;              ///< the job hangs (noticed after a timeout) instead of crashing
+  /// How long the failure stays silent before it shows (a link degrading until a collective times out):
+  /// added before the recovery policy's own detection, which starts when it shows. Default 0.
+  model::Distribution detect = model::Distribution::fixed(0.0);
 };
 
 /// `failures.node_factor:` how a node's rate departs from the fleet's: a share of "lemon" nodes fail
@@ -37,6 +41,22 @@ struct HealthCheckConfig {
   double interval_s = 0.0;
   double duration_s = 0.0;
   double coverage = 1.0;
+};
+
+/// `failures.repair:` what a failed node goes through before it is back in service. The automatic repair
+/// takes the category's `repair` time; a share `escalate_share` of them cannot finish it and go to a person,
+/// whose `manual` time follows; a share `fix_share` of repairs fix the node, the others return it with its
+/// fault, which stays latent until a job starts there (the job fails at start) or a health check finds it.
+/// Assumptions: data/ holds no repair figures; the defaults (no escalation, every repair fixes) are the
+/// single automatic repair of earlier versions.
+struct RepairConfig {
+  double escalate_share = 0.0;
+  model::Distribution manual{model::Distribution::Kind::LOGNORMAL, 2 * 86400.0, 1.0}; ///< assumption: 2 days
+  double fix_share = 1.0;
+
+  bool escalates() const { return escalate_share > 0.0; }
+  bool can_fail() const { return fix_share < 1.0; }
+  static const ParamTable<RepairConfig>& table();
 };
 
 /// The failure category of a leaf switch: its index comes after every node category.
@@ -65,8 +85,12 @@ struct FailureConfig {
   /// (the job fails at start) or a health check finds it; off, it takes the node out at once.
   bool latent_when_idle = false;
   HealthCheckConfig health_check;
+  RepairConfig repair;
   model::Distribution operator_return; ///< operator's delay to return an isolated, repaired node
 
+  /// Whether faults can be latent (struck on an idle node, or left by a repair that did not fix the node):
+  /// then a job that starts on a node finds its fault, and health checks run.
+  bool has_latent_faults() const { return latent_when_idle || repair.can_fail(); }
   /// The base rate of one node (the categories' sum), before its own factor.
   double node_rate_per_day() const;
   /// The mean rate of a node over the cluster (base x node_factor.mean_factor()): the one rate that the

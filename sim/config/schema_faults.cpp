@@ -74,6 +74,21 @@ HealthCheckConfig parse_health_check(const Node& node) {
   return h;
 }
 
+} // namespace
+
+const ParamTable<RepairConfig>& RepairConfig::table() {
+  using P = RepairConfig;
+  static const ParamTable<P> t{
+      number_param("escalate_share", &P::escalate_share,
+                   "share of automatic repairs that cannot finish and go to a person (manual repair)", Bounds::share()),
+      distribution_param("manual", &P::manual, "time of a manual repair, after the automatic one"),
+      number_param("fix_share", &P::fix_share,
+                   "share of repairs that fix the node; the rest return it with its fault (latent)", Bounds::share())};
+  return t;
+}
+
+namespace {
+
 /// A failure rate per 1,000 node-days (or switch-days: `per`), at most limits::MAX_FAILURES_PER_1000_NODE_DAYS.
 double parse_rate(const Node& rate, const char* per = "node-days") {
   return rate.as_double_in(0.0, model::limits::MAX_FAILURES_PER_1000_NODE_DAYS,
@@ -83,7 +98,7 @@ double parse_rate(const Node& rate, const char* per = "node-days") {
 }
 
 FailureCategoryConfig parse_category(const Node& node, FailureCategoryConfig c) {
-  node.expect_keys({"rate_per_1000_node_days", "repair", "hang", "new"});
+  node.expect_keys({"rate_per_1000_node_days", "repair", "hang", "detect", "new"});
   if (Node rate = node["rate_per_1000_node_days"]; rate.is_defined()) {
     c.rate_per_node_day = parse_rate(rate);
   }
@@ -91,6 +106,9 @@ FailureCategoryConfig parse_category(const Node& node, FailureCategoryConfig c) 
     c.repair = parse_duration_distribution(repair);
   }
   c.hang = node.get_or("hang", c.hang, &Node::as_bool);
+  if (Node detect = node["detect"]; detect.is_defined()) {
+    c.detect = parse_duration_distribution(detect);
+  }
   return c;
 }
 
@@ -154,7 +172,7 @@ FailureConfig parse_failures(const Node& node) {
   }
   node.expect_keys({"enabled", "categories", "node_factor", "leaf_switch", "spine_link", "trace",
                     "isolated_until_operator", "operator_return", "during_restart", "lose_work", "latent_when_idle",
-                    "health_check"});
+                    "health_check", "repair"});
   f.where = node.location();
   f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
   // Random failures are on when the section is present, unless it only replays a trace.
@@ -196,6 +214,10 @@ FailureConfig parse_failures(const Node& node) {
   f.lose_work = node.get_or("lose_work", true, &Node::as_bool);
   f.latent_when_idle = node.get_or("latent_when_idle", false, &Node::as_bool);
   f.health_check = parse_health_check(node["health_check"]);
+  if (Node repair = node["repair"]; repair.is_defined()) {
+    repair.expect_map();
+    f.repair = RepairConfig::table().parse(repair, f.repair, false);
+  }
   if (Node op = node["operator_return"]; op.is_defined()) {
     f.operator_return = parse_duration_distribution(op);
   }

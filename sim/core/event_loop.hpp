@@ -72,7 +72,7 @@ public:
   /// The team plans' holds (TeamPlan::hold_times_s) of cluster `c`.
   std::optional<std::vector<double>> plan_hold_times_s(std::size_t c) const { return plan_.hold_times_s(c); }
   metrics::LatentFaultCounts latent_faults(std::size_t c) const {
-    return failures_.latent_counts(model::ClusterId{static_cast<std::uint16_t>(c)});
+    return failures_.fault_counts(model::ClusterId{static_cast<std::uint16_t>(c)});
   }
   std::uint64_t jobs_recorded() const { return recorder_.jobs_recorded(); }
   double epoch_unix_s() const { return workload_->epoch_unix_s(); }

@@ -118,19 +118,34 @@ void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std
   }
   // Fail the jobs first (cancelling their transfers), then power the node off.
   hooks_.fail_node_jobs(cluster, node, category);
-  nodes_.down(cluster, node, config_.categories[category].name);
+  nodes_.down(cluster, node, model::OutOfService::REPAIR, config_.categories[category].name);
   NodeTally& t = tally(cluster, node);
   ++t.failures[category];
+  t.fault_category = category;
   t.down_since_s = timer_.now_s();
   if (quarantine_.after_failures > 0) {
     t.recent_s.push_back(timer_.now_s());
   }
-  double repair = repair_s >= 0.0 ? repair_s : config_.categories[category].repair.sample(rng_.of(cluster));
+  double repair = repair_s >= 0.0 ? repair_s : repair_time_s(cluster, node, category);
   if (config_.isolated_until_operator) {
     repair += config_.operator_return.sample(rng_.of(cluster));
   }
   ++generation_[model::to_index(cluster)][node]; // its random failure process restarts after the repair
   timer_.schedule(timer_.now_s() + repair, NodeRepaired{cluster, node});
+}
+
+double FailureProcess::repair_time_s(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) {
+  double repair = config_.categories[category].repair.sample(rng_.of(cluster));
+  if (config_.repair.escalates() && rng_.of(cluster).uniform() < config_.repair.escalate_share) {
+    ++tally(cluster, node).manual_repairs;
+    nodes_.relabel(cluster, node, model::OutOfService::REPAIR, model::OutOfService::MANUAL_REPAIR);
+    repair += config_.repair.manual.sample(rng_.of(cluster));
+  }
+  return repair;
+}
+
+bool FailureProcess::repair_fixes(model::ClusterId cluster) {
+  return !config_.repair.can_fail() || rng_.of(cluster).uniform() < config_.repair.fix_share;
 }
 
 void FailureProcess::on(const NodeRepaired& event) {
@@ -144,12 +159,34 @@ void FailureProcess::on(const NodeRepaired& event) {
   t.down_s += timer_.now_s() - t.down_since_s;
   t.down_since_s = -1.0;
   ++t.repairs;
-  draw_next_failure(event.cluster, event.node); // a failed node fails again only once back in service
+  bool fixed = repair_fixes(event.cluster);
+  if (fixed) {
+    draw_next_failure(event.cluster, event.node); // a failed node fails again only once back in service
+  }
   if (reaches_quarantine(event.cluster, event.node)) {
+    if (!fixed) {
+      draw_next_failure(event.cluster, event.node); // the quarantine's burn-in fixes what the repair did not
+    }
     begin_quarantine(event.cluster, event.node); // held down: its failures from now on meet no job
     return;
   }
   hooks_.node_repaired(event.cluster, event.node);
+  if (!fixed) {
+    // Back in service with its fault: latent until a job lands on it or a check finds it; its failure
+    // process restarts at the repair after that.
+    ++t.unfixed;
+    latent_.strike(event.cluster, event.node, t.fault_category);
+  }
+}
+
+LatentCounts FailureProcess::fault_counts(model::ClusterId cluster) const {
+  LatentCounts counts = latent_.counts(cluster);
+  for (const NodeTally& t : tally_[model::to_index(cluster)]) {
+    counts.repairs += t.repairs;
+    counts.manual_repairs += t.manual_repairs;
+    counts.unfixed += t.unfixed;
+  }
+  return counts;
 }
 
 bool FailureProcess::reaches_quarantine(model::ClusterId cluster, std::uint32_t node) {
@@ -168,6 +205,7 @@ void FailureProcess::begin_quarantine(model::ClusterId cluster, std::uint32_t no
   ++t.quarantines;
   t.quarantined_since_s = timer_.now_s();
   t.recent_s.clear(); // released, it starts afresh
+  nodes_.relabel(cluster, node, model::OutOfService::FAILED, model::OutOfService::QUARANTINE);
   timer_.schedule(timer_.now_s() + quarantine_.release_after_s, NodeRepaired{cluster, node, true});
 }
 
@@ -180,7 +218,7 @@ std::vector<metrics::NodeRecord> FailureProcess::node_records(double now_s) cons
       double down = t.down_s + (t.down_since_s >= 0.0 ? now_s - t.down_since_s : 0.0);
       double held = t.quarantine_s + (t.quarantined_since_s >= 0.0 ? now_s - t.quarantined_since_s : 0.0);
       out.push_back(metrics::NodeRecord{static_cast<std::uint16_t>(c), n, node_factor(cid, n), t.failures, down,
-                                        t.repairs, t.quarantines, held, t.avoided});
+                                        t.repairs, t.manual_repairs, t.unfixed, t.quarantines, held, t.avoided});
     }
   }
   return out;
@@ -190,7 +228,7 @@ void FailureProcess::on(const LeafFailed& event) {
   for (model::NodeId node : clusters_[model::to_index(event.cluster)].nodes_of_leaf.at(event.leaf)) {
     hooks_.fail_switch_jobs(event.cluster, model::to_index(node), switch_category());
     ++tally(event.cluster, model::to_index(node)).failures[switch_category()];
-    nodes_.down(event.cluster, model::to_index(node), config::SWITCH_FAILURE_CATEGORY);
+    nodes_.down(event.cluster, model::to_index(node), model::OutOfService::SWITCH, config::SWITCH_FAILURE_CATEGORY);
   }
   timer_.schedule(timer_.now_s() + config_.leaf_repair.sample(rng_.of(event.cluster)),
                   LeafRepaired{event.cluster, event.leaf});
@@ -198,7 +236,7 @@ void FailureProcess::on(const LeafFailed& event) {
 
 void FailureProcess::on(const LeafRepaired& event) {
   for (model::NodeId node : clusters_[model::to_index(event.cluster)].nodes_of_leaf.at(event.leaf)) {
-    nodes_.up(event.cluster, model::to_index(node), "switch repaired");
+    nodes_.up(event.cluster, model::to_index(node), model::OutOfService::SWITCH, "switch repaired");
   }
   draw_next_leaf_failure(event.cluster, event.leaf);
 }

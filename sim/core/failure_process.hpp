@@ -67,8 +67,11 @@ public:
   void on(const HealthCheck& event) { latent_.on(event); }
   /// A job starts on `node`: a latent fault there is found (the job fails at start).
   void job_lands(model::ClusterId cluster, std::uint32_t node) { latent_.job_lands(cluster, node); }
-  bool latent_when_idle() const { return latent_.latent_when_idle(); }
-  const LatentCounts& latent_counts(model::ClusterId cluster) const { return latent_.counts(cluster); }
+  /// Whether a job starting on a node can find a latent fault there (failures.latent_when_idle, or repairs
+  /// that do not fix).
+  bool has_latent_faults() const { return config_.has_latent_faults(); }
+  /// The cluster's latent faults and repairs.
+  LatentCounts fault_counts(model::ClusterId cluster) const;
   /// The failure category of switch outages (after the node categories).
   std::uint32_t switch_category() const { return static_cast<std::uint32_t>(config_.categories.size()); }
 
@@ -81,6 +84,10 @@ private:
   /// Whether the node's failures within the quarantine window reach the rule's count (this one included).
   bool reaches_quarantine(model::ClusterId cluster, std::uint32_t node);
   void begin_quarantine(model::ClusterId cluster, std::uint32_t node);
+  /// The repair time of a failure: the category's automatic repair, then a manual one for a share.
+  double repair_time_s(model::ClusterId cluster, std::uint32_t node, std::uint32_t category);
+  /// Whether a finished repair fixed the node (failures.repair.fix_share; drawn only when below 1).
+  bool repair_fixes(model::ClusterId cluster);
 
   /// What failures did to one node (nodes.csv).
   struct NodeTally {
@@ -88,6 +95,9 @@ private:
     double down_s = 0.0;
     double down_since_s = -1.0; ///< out of service for a failure since (negative: in service)
     std::uint32_t repairs = 0;
+    std::uint32_t manual_repairs = 0;
+    std::uint32_t unfixed = 0;
+    std::uint32_t fault_category = 0; ///< of its last failure: what an unfixed repair leaves on it
     std::uint32_t quarantines = 0;
     double quarantine_s = 0.0;
     double quarantined_since_s = -1.0;

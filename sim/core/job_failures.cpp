@@ -113,7 +113,7 @@ bool JobLifecycle::node_busy(model::ClusterId cluster, std::uint32_t node) const
 
 void JobLifecycle::node_repaired(model::ClusterId cluster, std::uint32_t node) {
   if (!parts_.recovery->take_as_spare(cluster, node)) {
-    nodes_.up(cluster, node, "repaired");
+    nodes_.up(cluster, node, model::OutOfService::FAILED, "repaired");
   }
 }
 

@@ -212,7 +212,7 @@ void JobLifecycle::relaunch(model::JobId id, JobRuntime& job) {
 }
 
 void JobLifecycle::find_latent_faults(ClusterRuntime& cluster, const model::Placement& placement) {
-  if (parts_.failures == nullptr || !parts_.failures->latent_when_idle()) {
+  if (parts_.failures == nullptr || !parts_.failures->has_latent_faults()) {
     return; // every fault struck at once: none is latent
   }
   for (const auto& share : placement) {

@@ -17,7 +17,7 @@ LatentFaults::LatentFaults(const config::FailureConfig& config, const std::vecto
 }
 
 void LatentFaults::start() {
-  if (!config_.latent_when_idle || config_.health_check.interval_s <= 0.0) { // nothing a check could find
+  if (!config_.has_latent_faults() || config_.health_check.interval_s <= 0.0) { // nothing a check could find
     return;
   }
   for (std::size_t c = 0; c < category_.size(); ++c) {

@@ -16,11 +16,12 @@ NodeAvailability::NodeAvailability(JobTable& table, IoService& io, metrics::Even
   }
 }
 
-void NodeAvailability::down(model::ClusterId cluster, std::uint32_t node, std::string_view reason) {
+void NodeAvailability::down(model::ClusterId cluster, std::uint32_t node, std::uint8_t why, std::string_view reason) {
+  ClusterRuntime& c = table_.cluster(cluster);
+  c.view.set_out_of_service(model::NodeId{node}, c.view.out_of_service(model::NodeId{node}) | why);
   if (down_reasons_[model::to_index(cluster)][node]++ > 0) {
     return;
   }
-  ClusterRuntime& c = table_.cluster(cluster);
   c.view.set_node_up(model::NodeId{node}, false);
   c.pending.emplace_back(model::NodeDown{model::NodeId{node}});
   io_.set_node_power(cluster, model::NodeId{node}, false);
@@ -30,13 +31,14 @@ void NodeAvailability::down(model::ClusterId cluster, std::uint32_t node, std::s
   }
 }
 
-void NodeAvailability::up(model::ClusterId cluster, std::uint32_t node, std::string_view reason) {
+void NodeAvailability::up(model::ClusterId cluster, std::uint32_t node, std::uint8_t why, std::string_view reason) {
   std::uint16_t& reasons = down_reasons_[model::to_index(cluster)][node];
   ACME_ASSERT(reasons > 0, "a node comes back only when down");
+  ClusterRuntime& c = table_.cluster(cluster);
+  c.view.set_out_of_service(model::NodeId{node}, c.view.out_of_service(model::NodeId{node}) & ~why);
   if (--reasons > 0) {
     return;
   }
-  ClusterRuntime& c = table_.cluster(cluster);
   c.view.set_node_up(model::NodeId{node}, true);
   c.pending.emplace_back(model::NodeUp{model::NodeId{node}});
   io_.set_node_power(cluster, model::NodeId{node}, true);
@@ -44,6 +46,11 @@ void NodeAvailability::up(model::ClusterId cluster, std::uint32_t node, std::str
   if (trace_ != nullptr) {
     trace_->node_up(c.view.now_s(), cluster, model::NodeId{node}, reason);
   }
+}
+
+void NodeAvailability::relabel(model::ClusterId cluster, std::uint32_t node, std::uint8_t from, std::uint8_t to) {
+  model::ClusterView& view = table_.cluster(cluster).view;
+  view.set_out_of_service(model::NodeId{node}, (view.out_of_service(model::NodeId{node}) & ~from) | to);
 }
 
 } // namespace acme::core

@@ -24,11 +24,14 @@ public:
   std::uint16_t reasons(model::ClusterId cluster, std::uint32_t node) const {
     return down_reasons_[model::to_index(cluster)][node];
   }
-  /// One more reason holds the node down; the first takes it out of service. `reason` is what the
-  /// trace says when it does (a failure category, "switch", "spare").
-  void down(model::ClusterId cluster, std::uint32_t node, std::string_view reason);
-  /// One reason fewer; the last brings the node back into service (`reason`: "repaired", ...).
-  void up(model::ClusterId cluster, std::uint32_t node, std::string_view reason);
+  /// One more reason holds the node down; the first takes it out of service. `why` is its OutOfService
+  /// bit in the cluster view; `reason` is what the trace says (a failure category, "switch", "spare").
+  void down(model::ClusterId cluster, std::uint32_t node, std::uint8_t why, std::string_view reason);
+  /// One reason fewer (its OutOfService bits `why` clear); the last brings the node back into service
+  /// (`reason`: "repaired", ...).
+  void up(model::ClusterId cluster, std::uint32_t node, std::uint8_t why, std::string_view reason);
+  /// The reason holding the node down changes from `from` to `to` (a repair escalated, a quarantine).
+  void relabel(model::ClusterId cluster, std::uint32_t node, std::uint8_t from, std::uint8_t to);
 
 private:
   JobTable& table_;

@@ -72,7 +72,7 @@ void PowerControl::switch_off(model::ClusterId cluster, model::NodeId node) {
   ClusterRuntime& rt = table_.cluster(cluster);
   std::uint32_t n = model::to_index(node);
   ACME_ASSERT(rt.view.idle_node_set().test(n), "power policies switch off idle nodes only");
-  nodes_.down(cluster, n, "power off");
+  nodes_.down(cluster, n, model::OutOfService::POWER, "power off");
   rt.view.set_node_power(node, model::NodePower::OFF);
   meter_.set_node_power(cluster, n, model::NodePower::OFF, timer_.now_s());
   idle_before_[model::to_index(cluster)].reset(n); // idle again once booted: reported then
@@ -90,7 +90,8 @@ void PowerControl::boot(model::ClusterId cluster, model::NodeId node) {
 void PowerControl::on(const NodeBooted& e) {
   table_.cluster(e.cluster).view.set_node_power(model::NodeId{e.node}, model::NodePower::ON);
   meter_.set_node_power(e.cluster, e.node, model::NodePower::ON, timer_.now_s());
-  nodes_.up(e.cluster, e.node, "booted"); // its scheduler sees NodeUp unless it is also down for another reason
+  nodes_.up(e.cluster, e.node, model::OutOfService::POWER,
+            "booted"); // its scheduler sees NodeUp unless it is also down for another reason
   due_[model::to_index(e.cluster)] = true;
 }
 

@@ -29,7 +29,7 @@ void Recovery::set_aside_spares() {
     std::uint32_t nodes = table_.clusters[c].view.shape().nodes;
     for (std::uint32_t k = 0; k < faults_.recovery.spare_nodes && k < nodes; ++k) {
       std::uint32_t node = nodes - 1 - k; // the last nodes of the cluster
-      nodes_.down(cid, node, "spare");
+      nodes_.down(cid, node, model::OutOfService::SPARE, "spare");
       spares_[c].push_back(model::NodeId{node});
     }
   }
@@ -42,15 +42,16 @@ bool Recovery::take_as_spare(model::ClusterId cluster, std::uint32_t node) {
   auto& spares = spares_[model::to_index(cluster)];
   if (nodes_.reasons(cluster, node) == 1 && spares.size() < faults_.recovery.spare_nodes) {
     spares.push_back(model::NodeId{node}); // the repaired node stays down, held back
+    nodes_.relabel(cluster, node, model::OutOfService::FAILED, model::OutOfService::SPARE);
     return true;
   }
   return false;
 }
 
-policies::FailureNotice Recovery::notice_of(const JobRuntime& job, const model::JobSpec& spec,
-                                            std::uint32_t category) const {
+policies::FailureNotice Recovery::notice_of(const JobRuntime& job, const model::JobSpec& spec, std::uint32_t category,
+                                            double shows_at_s) const {
   const auto& categories = faults_.failures.categories;
-  const double now_s = timer_.now_s();
+  const double now_s = shows_at_s;
   policies::FailureNotice notice;
   notice.job = &spec;
   notice.category = category < categories.size() ? categories[category].name : "switch";
@@ -68,8 +69,12 @@ policies::FailureNotice Recovery::notice_of(const JobRuntime& job, const model::
 
 void Recovery::on_failure(model::JobId id, JobRuntime& job, std::uint32_t category) {
   const double now_s = timer_.now_s();
-  policies::FailureNotice notice = notice_of(job, table_.entry(id, job).spec, category);
+  // The category's silent time first; the policy's detection starts when the failure shows.
+  const auto& categories = faults_.failures.categories;
+  double silent_s = category < categories.size() ? categories[category].detect.sample(rng_.of(job.cluster)) : 0.0;
+  policies::FailureNotice notice = notice_of(job, table_.entry(id, job).spec, category, now_s + silent_s);
   policies::RecoveryPlan plan = policy_.on_failure(notice, rng_.of(job.cluster));
+  plan.detect_s += silent_s;
   double recovered_at = now_s + plan.detect_s + plan.diagnose_s + plan.isolate_s;
   if (plan.keep_nodes) {
     job.enter(JobStage::RECOVERING, now_s);
@@ -130,7 +135,7 @@ bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job) {
     if (auto spare = std::find_if(spares.rbegin(), spares.rend(), ready); spare != spares.rend()) {
       good = *spare; // spare nodes held back for restarts come first
       spares.erase(std::next(spare).base());
-      nodes_.up(job.cluster, model::to_index(good), "spare taken");
+      nodes_.up(job.cluster, model::to_index(good), model::OutOfService::SPARE, "spare taken");
     }
     auto& on_bad = cluster.jobs_on_node[model::to_index(bad)];
     on_bad.erase(std::remove(on_bad.begin(), on_bad.end(), id), on_bad.end());

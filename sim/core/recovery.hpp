@@ -46,7 +46,9 @@ public:
   const std::vector<model::NodeId>& spares(model::ClusterId cluster) const { return spares_[model::to_index(cluster)]; }
 
 private:
-  policies::FailureNotice notice_of(const JobRuntime& job, const model::JobSpec& spec, std::uint32_t category) const;
+  /// The policy's notice of a failure that shows at `shows_at_s` (after its category's silent time).
+  policies::FailureNotice notice_of(const JobRuntime& job, const model::JobSpec& spec, std::uint32_t category,
+                                    double shows_at_s) const;
   /// Moves the job off its down nodes onto spares or idle nodes and restarts it; false when too few.
   bool replace_down_nodes(model::JobId id, JobRuntime& job);
 

@@ -15,8 +15,8 @@ std::string number(double v) {
 }
 std::string latent_json(const LatentFaultCounts& l) {
   return fmt::format(R"(, "latent_faults": {{"struck": {}, "found_at_job_start": {}, "found_by_health_check": {}, )"
-                     R"("health_checks": {}}})",
-                     l.struck, l.found_at_start, l.found_by_check, l.checks);
+                     R"("health_checks": {}}}, "repairs": {{"done": {}, "manual": {}, "not_fixed": {}}})",
+                     l.struck, l.found_at_start, l.found_by_check, l.checks, l.repairs, l.manual_repairs, l.unfixed);
 }
 } // namespace
 

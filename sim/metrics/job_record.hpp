@@ -18,6 +18,10 @@ struct LatentFaultCounts {
   std::uint64_t found_at_start = 0; ///< found by a job starting on the node (it fails at start)
   std::uint64_t found_by_check = 0; ///< found by a health check first
   std::uint64_t checks = 0;         ///< health checks run
+  // The repairs of failed nodes (failures.repair).
+  std::uint64_t repairs = 0;        ///< repairs finished
+  std::uint64_t manual_repairs = 0; ///< of them, escalated to a person
+  std::uint64_t unfixed = 0;        ///< of them, returned the node with its fault (latent again)
 };
 
 /// How infrastructure failures cut a job into the rows AcmeTrace would hold: each attempt a failure ended

@@ -35,6 +35,18 @@ struct ClusterShape {
 /// (is_up() false) until their boot is over; a node that is ON may still be down (failed, spare).
 enum class NodePower : std::uint8_t { ON, OFF, BOOTING };
 
+/// Why a node is out of service (ClusterView::out_of_service): bits, as several reasons can hold at once.
+struct OutOfService {
+  static constexpr std::uint8_t REPAIR = 1;        ///< failed, under automatic repair
+  static constexpr std::uint8_t MANUAL_REPAIR = 2; ///< failed, its repair escalated to a person (failures.repair)
+  static constexpr std::uint8_t QUARANTINE = 4;    ///< kept out after repeated failures (recovery.quarantine)
+  static constexpr std::uint8_t SWITCH = 8;        ///< its leaf switch is down
+  static constexpr std::uint8_t SPARE = 16;        ///< held in the spare pool for restarts (recovery.spare_nodes)
+  static constexpr std::uint8_t POWER = 32;        ///< powered off or booting (the power policy)
+  /// Its own failure, at whatever stage of repair.
+  static constexpr std::uint8_t FAILED = REPAIR | MANUAL_REPAIR | QUARANTINE;
+};
+
 /// Read-only picture of one cluster handed to its policies. The engine owns and updates it; tests
 /// build one by hand with the same mutators. Policies receive it as `const ClusterView&`.
 class ClusterView {
@@ -49,6 +61,8 @@ public:
   /// GPUs the node has.
   std::uint32_t gpus_of(NodeId node) const { return shape_.gpus_of(node); }
   bool is_up(NodeId node) const { return up_.test(to_index(node)); }
+  /// Why the node is out of service: OutOfService bits (0 while in service).
+  std::uint8_t out_of_service(NodeId node) const { return out_of_service_[to_index(node)]; }
   std::uint32_t leaf_of(NodeId node) const;
   /// Up nodes with exactly `k` free GPUs (0 <= k <= gpus_per_node), lowest index first.
   const NodeBitset& nodes_with_free_gpus(std::uint32_t k) const { return by_free_[k]; }
@@ -109,6 +123,7 @@ public:
   /// Removes a queued or held job (it ended or was rejected).
   void remove_job(JobId id);
   void set_node_up(NodeId node, bool up);
+  void set_out_of_service(NodeId node, std::uint8_t reasons) { out_of_service_[to_index(node)] = reasons; }
   void set_node_power(NodeId node, NodePower power);
 
 private:
@@ -128,6 +143,7 @@ private:
   std::vector<std::uint32_t> free_gpus_;
   NodeBitset up_;
   std::vector<NodePower> power_;
+  std::vector<std::uint8_t> out_of_service_;
   NodeBitset off_;
   std::uint32_t booting_ = 0;
   std::vector<NodeBitset> by_free_;

@@ -38,8 +38,10 @@ ClusterView (valid only during the call that received it)
     ``queued_gpus``;
     ``job(id)`` (a Job or None), ``is_queued(id)``, ``queued_jobs()``, ``running_jobs()`` (copies: O(active
     jobs), keep your own queue from the events instead on large workloads), ``free_gpus(node)``,
-    ``free_gpus_by_node()``, ``idle_nodes()``, ``is_up(node)``, ``power_state(node)`` ("on", "off" or
-    "booting": nodes the power policy switched off are not up), ``gpus_of(node)``, ``leaf_of(node)``,
+    ``free_gpus_by_node()``, ``idle_nodes()``, ``is_up(node)``, ``out_of_service(node)`` (why a node is
+    out: a list of "repair", "manual_repair", "quarantine", "switch", "spare", "power"),
+    ``power_state(node)`` ("on", "off" or "booting": nodes the power policy switched off are not up),
+    ``gpus_of(node)``, ``leaf_of(node)``,
     ``shared_gpu_milli(node, gpu)``; ``place(job)`` (the configured placement policy's answer, or None),
     ``start(job, placement)``, ``preempt(job)``, ``reject(job)``.
 

@@ -5,72 +5,16 @@
 #include <utility>
 
 #include "sim/core/failure_process.hpp"
-#include "tests/unit/core/core_fakes.hpp"
+#include "tests/unit/core/failure_bench.hpp"
 
 using namespace acme;
+using test::Bench;
 using test::FakeIo;
 using test::FakeTimer;
-
-namespace {
-
-constexpr double REPAIR_S = 3600.0;
-constexpr double LEAF_REPAIR_S = 600.0;
-
-/// Records what failures do to jobs; a repaired node comes back up (no spare pool).
-class RecordingHooks final : public core::FailureHooks {
-public:
-  explicit RecordingHooks(core::NodeAvailability& nodes) : nodes_(nodes) {}
-  void fail_node_jobs(model::ClusterId, std::uint32_t node, std::uint32_t category) override {
-    calls.push_back("node " + std::to_string(node) + " cat " + std::to_string(category));
-  }
-  void fail_switch_jobs(model::ClusterId, std::uint32_t node, std::uint32_t category) override {
-    calls.push_back("switch " + std::to_string(node) + " cat " + std::to_string(category));
-  }
-  void node_repaired(model::ClusterId cluster, std::uint32_t node) override {
-    calls.push_back("repaired " + std::to_string(node));
-    nodes_.up(cluster, node, "repaired");
-  }
-  bool node_restarting(model::ClusterId, std::uint32_t node) const override { return node == restarting; }
-  bool node_busy(model::ClusterId, std::uint32_t node) const override { return node != idle; }
-  std::vector<std::string> calls;
-  std::uint32_t idle = std::numeric_limits<std::uint32_t>::max();       ///< the node no job holds
-  std::uint32_t restarting = std::numeric_limits<std::uint32_t>::max(); ///< the node whose job restarts
-
-private:
-  core::NodeAvailability& nodes_;
-};
-
-config::FailureConfig two_categories(bool enabled) {
-  config::FailureConfig c;
-  c.enabled = enabled;
-  c.categories.push_back({"gpu", 10.0, model::Distribution::fixed(REPAIR_S), false});
-  c.categories.push_back({"nvlink", 30.0, model::Distribution::fixed(REPAIR_S), false});
-  c.leaf_repair = model::Distribution::fixed(LEAF_REPAIR_S);
-  return c;
-}
-
-/// Two leaves of two nodes each.
-std::vector<core::FailureShape> four_nodes() {
-  core::FailureShape shape;
-  shape.nodes = 4;
-  shape.nodes_of_leaf = {{model::NodeId{0}, model::NodeId{1}}, {model::NodeId{2}, model::NodeId{3}}};
-  return {shape};
-}
-
-struct Bench {
-  explicit Bench(config::FailureConfig c) : config(std::move(c)) {}
-  config::FailureConfig config;
-  FakeTimer timer;
-  FakeIo io;
-  core::JobTable table = test::one_cluster(4, 2);
-  core::NodeAvailability nodes{table, io};
-  RecordingHooks hooks{nodes};
-  model::ClusterRngs rng{7, "test", {"c"}};
-  core::FailureProcess failures{config, four_nodes(), timer, rng, nodes, hooks};
-  const model::ClusterView& view() const { return table.clusters[0].view; }
-};
-
-} // namespace
+using test::four_nodes;
+using test::LEAF_REPAIR_S;
+using test::REPAIR_S;
+using test::two_categories;
 
 TEST_CASE("core::failure_process: a node failure takes the node down until its repair, then it fails again",
           "[core][failures]") {
@@ -177,14 +121,21 @@ TEST_CASE("core::node_availability: a node is back only when every reason to be 
   core::JobTable table = test::one_cluster(2);
   core::NodeAvailability nodes(table, io);
   model::ClusterId c{0};
-  nodes.down(c, 1, "switch"); // its switch
-  nodes.down(c, 1, "gpu");    // and its own failure
+  nodes.down(c, 1, model::OutOfService::SWITCH, "switch"); // its switch
+  nodes.down(c, 1, model::OutOfService::REPAIR, "gpu");    // and its own failure
   CHECK(nodes.reasons(c, 1) == 2);
-  nodes.up(c, 1, "test");
+  const model::ClusterView& view = table.clusters[0].view;
+  CHECK(view.out_of_service(model::NodeId{1}) == (model::OutOfService::SWITCH | model::OutOfService::REPAIR));
+  nodes.up(c, 1, model::OutOfService::SWITCH, "test");
   CHECK(nodes.is_down(c, 1));
+  CHECK(view.out_of_service(model::NodeId{1}) == model::OutOfService::REPAIR); // the reason still holding it
+  nodes.relabel(c, 1, model::OutOfService::FAILED, model::OutOfService::QUARANTINE);
+  CHECK(view.out_of_service(model::NodeId{1}) == model::OutOfService::QUARANTINE);
+  CHECK(view.out_of_service(model::NodeId{0}) == 0);
   CHECK_FALSE(table.clusters[0].view.is_up(model::NodeId{1}));
-  nodes.up(c, 1, "test");
+  nodes.up(c, 1, model::OutOfService::FAILED, "test");
   CHECK_FALSE(nodes.is_down(c, 1));
+  CHECK(view.out_of_service(model::NodeId{1}) == 0);
   CHECK(table.clusters[0].view.is_up(model::NodeId{1}));
   CHECK(table.clusters[0].pending ==
         std::vector<model::Event>{model::NodeDown{model::NodeId{1}}, model::NodeUp{model::NodeId{1}}});
@@ -321,7 +272,7 @@ TEST_CASE("core::failure_process: a fault on an idle node stays latent until a j
   b.failures.on(core::NodeFailed{model::ClusterId{0}, 2, 1}); // idle: latent, the node stays up
   CHECK(b.hooks.calls.empty());
   CHECK(b.view().is_up(model::NodeId{2}));
-  CHECK(b.failures.latent_counts(model::ClusterId{0}).struck == 1);
+  CHECK(b.failures.fault_counts(model::ClusterId{0}).struck == 1);
   b.timer.set_now(250.0);
   b.failures.job_lands(model::ClusterId{0}, 1); // no fault there
   CHECK(b.timer.count<core::TracedFailure>() == 0);
@@ -336,7 +287,7 @@ TEST_CASE("core::failure_process: a fault on an idle node stays latent until a j
   CHECK(b.timer.last<core::NodeRepaired>().first == Approx(250.0 + REPAIR_S));
   b.failures.job_lands(model::ClusterId{0}, 2); // found once
   CHECK(b.timer.count<core::TracedFailure>() == 1);
-  CHECK(b.failures.latent_counts(model::ClusterId{0}).found_at_start == 1);
+  CHECK(b.failures.fault_counts(model::ClusterId{0}).found_at_start == 1);
 }
 
 TEST_CASE("core::failure_process: a health check finds latent faults, each with its coverage", "[core][failures]") {
@@ -357,7 +308,7 @@ TEST_CASE("core::failure_process: a health check finds latent faults, each with 
   CHECK(found.node == 3);
   CHECK(found_at == 6 * 3600.0 + 600.0); // out when the check ends
   CHECK(b.timer.last<core::HealthCheck>().first == 12 * 3600.0);
-  CHECK(b.failures.latent_counts(model::ClusterId{0}).found_by_check == 1);
+  CHECK(b.failures.fault_counts(model::ClusterId{0}).found_by_check == 1);
 
   config.health_check.coverage = 0.0; // a check that finds nothing leaves the fault latent
   Bench blind(config);

@@ -48,7 +48,7 @@ struct Bench {
     core::JobRuntime& job = test::run_job(table, test::pretrain_job(1, 2, 10000.0));
     job.checkpoint.enabled = true;
     timer.set_now(at_s);
-    nodes.down(model::ClusterId{0}, failed, "test");
+    nodes.down(model::ClusterId{0}, failed, model::OutOfService::REPAIR, "test");
     recovery.on_failure(model::JobId{1}, job, category);
     return job;
   }
@@ -101,6 +101,22 @@ TEST_CASE("core::recovery: a hung job holds its nodes until the hang is noticed"
   b.recovery.on_hang_noticed(model::JobId{1}, job, noticed.requeue_at_s);
   CHECK(b.control.calls == std::vector<std::string>{"end 1 HELD FAILED"});
   CHECK(b.timer.last<core::JobRecovered>().first == 100.0 + STEPS_S);
+}
+
+TEST_CASE("core::recovery: a category's silent time comes before the policy's detection", "[core][recovery]") {
+  constexpr double SILENT_S = 900.0;
+  Bench b(false, 4, 0);
+  b.faults.failures.categories[0].detect = model::Distribution::fixed(SILENT_S); // crash: recovery after it
+  b.faults.failures.categories[1].detect = model::Distribution::fixed(SILENT_S); // hang: noticed after it
+  b.fail_job_on(1, 0, 100.0);
+  CHECK(b.policy.last.time_s == 100.0 + SILENT_S); // the policy hears of it when it shows
+  CHECK(b.policy.last.local_time_of_day_s == Approx(3600.0 + 100.0 + SILENT_S));
+  CHECK(b.timer.last<core::JobRecovered>().first == 100.0 + SILENT_S + STEPS_S);
+
+  Bench hung(false, 4, 0);
+  hung.faults.failures.categories[1].detect = model::Distribution::fixed(SILENT_S);
+  hung.fail_job_on(1, 1, 100.0);
+  CHECK(hung.timer.last<core::HangNoticed>().first == 100.0 + SILENT_S + DETECT_S);
 }
 
 TEST_CASE("core::recovery: automatic recovery keeps the healthy nodes and restarts on a spare", "[core][recovery]") {
@@ -157,7 +173,7 @@ TEST_CASE("core::recovery: a node repaired while its job recovers goes back to t
   core::JobRuntime& job = b.fail_job_on(1, 0, 100.0);
   CHECK_FALSE(b.recovery.take_as_spare(c, 1)); // job 1 still holds node 1
   CHECK(b.recovery.spares(c).empty());
-  b.nodes.up(c, 1, "repaired"); // as JobLifecycle::node_repaired then does
+  b.nodes.up(c, 1, model::OutOfService::FAILED, "repaired"); // as JobLifecycle::node_repaired then does
   b.timer.set_now(100.0 + STEPS_S);
   b.recovery.on_recovered(model::JobId{1}, job);
   CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"});
@@ -174,7 +190,7 @@ TEST_CASE("core::recovery: a node repaired while its job awaits nodes goes back 
   b.recovery.on_recovered(model::JobId{1}, job);
   REQUIRE(job.stage == core::JobStage::AWAITING_NODES);
   CHECK_FALSE(b.recovery.take_as_spare(c, 1));
-  b.nodes.up(c, 1, "repaired");
+  b.nodes.up(c, 1, model::OutOfService::FAILED, "repaired");
   b.recovery.restart_awaiting_jobs();
   CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"});
   CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{0}, model::NodeId{1}});
@@ -196,7 +212,7 @@ TEST_CASE("core::recovery: a spare whose leaf switch is down is passed over", "[
   Bench b(true, 4, 1);
   model::ClusterId c{0};
   b.recovery.set_aside_spares(); // node 3
-  b.nodes.down(c, 3, "switch");
+  b.nodes.down(c, 3, model::OutOfService::SWITCH, "switch");
   core::JobRuntime& job = b.fail_job_on(0, 0, 100.0);
   b.timer.set_now(100.0 + STEPS_S);
   b.recovery.on_recovered(model::JobId{1}, job);
