@@ -13,7 +13,7 @@ struct FailureNotice {
   const model::JobSpec* job = nullptr;
   std::string category;             ///< e.g. "nvlink", "network"
   bool hang = false;                ///< the job hangs rather than crashing
-  double time_s = 0.0;              ///< simulated time of the failure
+  double time_s = 0.0;              ///< simulated time the failure shows (its category's `detect` after it struck)
   double local_time_of_day_s = 0.0; ///< in the cluster's own time zone, 0 .. 86400
   int local_weekday = 0;            ///< 0 = Monday .. 6 = Sunday
   std::uint32_t nodes = 0;          ///< nodes the job runs on

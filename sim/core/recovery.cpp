@@ -51,7 +51,7 @@ bool Recovery::take_as_spare(model::ClusterId cluster, std::uint32_t node) {
 policies::FailureNotice Recovery::notice_of(const JobRuntime& job, const model::JobSpec& spec, std::uint32_t category,
                                             double shows_at_s) const {
   const auto& categories = faults_.failures.categories;
-  const double now_s = shows_at_s;
+  const double now_s = shows_at_s; // the policy reasons from when the failure shows
   policies::FailureNotice notice;
   notice.job = &spec;
   notice.category = category < categories.size() ? categories[category].name : "switch";
