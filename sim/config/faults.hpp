@@ -135,6 +135,20 @@ struct QuarantineConfig {
   std::uint32_t after_failures = 0;
   double window_s = 7 * 86400.0;         ///< assumption: a week
   double release_after_s = 30 * 86400.0; ///< assumption: a month of burn-in and vendor repair
+  static const ParamTable<QuarantineConfig>& table();
+};
+
+/// `recovery.hosts:` where a restart's replacement nodes come from once the warm standbys
+/// (`recovery.spare_nodes`, swapped in at once) do not cover its failed nodes. Assumptions, off by
+/// default: ByteRobust reports warm standbys restarting 10.87x faster than a full requeue
+/// (data/fleets/reliability_figures.csv, byterobust_warm_standby); Meta's RSC reports that 16% of the
+/// goodput hardware failures cost comes from preempting other jobs (meta_second_order).
+struct HostsConfig {
+  model::Distribution selection = model::Distribution::fixed(0.0); ///< time to choose new hosts
+  std::vector<model::JobType> preemptible; ///< running jobs a restart may take nodes from (none: waits)
+
+  bool preempts() const { return !preemptible.empty(); }
+  static const ParamTable<HostsConfig>& table();
 };
 
 /// `recovery:` — what happens after an infrastructure failure.
@@ -144,6 +158,7 @@ struct RecoveryConfig {
   std::uint32_t spare_nodes = 0; ///< per cluster, held back for restarts (a repaired node refills)
   Location spare_nodes_where;    ///< of `recovery.spare_nodes`, for errors found with the clusters
   QuarantineConfig quarantine;
+  HostsConfig hosts;
   bool applies(model::JobType type) const;
 };
 
@@ -156,5 +171,7 @@ struct FaultConfig {
 
 /// Parses the `failures`, `checkpoint`, `preemption` and `recovery` sections of `root` (all optional).
 FaultConfig parse_fault_config(const Node& root);
+/// Parses the `recovery` section (optional): sim/config/schema_recovery.cpp.
+RecoveryConfig parse_recovery(const Node& node);
 
 } // namespace acme::config

@@ -271,36 +271,6 @@ PreemptionConfig parse_preemption(const Node& node) {
   return p;
 }
 
-QuarantineConfig parse_quarantine(const Node& node) {
-  QuarantineConfig q;
-  if (!node.is_defined()) {
-    return q;
-  }
-  node.expect_keys({"after_failures", "window", "release_after"});
-  if (Node k = node["after_failures"]; k.is_defined()) {
-    q.after_failures = k.as_count_or_zero();
-  }
-  q.window_s = node.get_or("window", q.window_s, &Node::as_duration_s);
-  q.release_after_s = node.get_or("release_after", q.release_after_s, &Node::as_duration_s);
-  return q;
-}
-
-RecoveryConfig parse_recovery(const Node& node) {
-  RecoveryConfig r;
-  r.policy = parse_policy(node.is_defined() ? node["policy"] : node, "recovery", "manual");
-  if (!node.is_defined()) {
-    return r;
-  }
-  node.expect_keys({"policy", "applies_to", "spare_nodes", "quarantine"});
-  r.applies_to = parse_job_types(node["applies_to"], r.applies_to);
-  if (Node spares = node["spare_nodes"]; spares.is_defined()) {
-    r.spare_nodes = spares.as_count_or_zero(model::limits::MAX_NODES_PER_CLUSTER);
-    r.spare_nodes_where = spares.location();
-  }
-  r.quarantine = parse_quarantine(node["quarantine"]);
-  return r;
-}
-
 } // namespace
 
 double FailureConfig::node_rate_per_day() const {

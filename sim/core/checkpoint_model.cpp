@@ -360,10 +360,10 @@ void CheckpointModel::roll_back(JobRuntime& job, double gpu_share) const {
   c.needs_restore = c.persisted_s > 0.0;
 }
 
-void CheckpointModel::preempt(model::JobId id, JobRuntime& job) {
+void CheckpointModel::preempt(model::JobId id, JobRuntime& job, bool may_save) {
   CheckpointState& c = job.checkpoint;
   bool computed = c.progress_s > c.persisted_s;
-  if (faults_.preemption.save_on_preempt && computed && job.stage != JobStage::STARTING) {
+  if (may_save && faults_.preemption.save_on_preempt && computed && job.stage != JobStage::STARTING) {
     job.enter(JobStage::SAVING, timer_.now_s());
     if (c.enabled) {
       c.transfer = start_transfer(id, job, IoDirection::WRITE);

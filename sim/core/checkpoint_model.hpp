@@ -74,9 +74,10 @@ public:
   void cancel_transfers(JobRuntime& job);
   /// A failure: the job falls back to its last persisted checkpoint (progress already stopped).
   void roll_back(JobRuntime& job, double gpu_share) const;
-  /// A preempted job (progress stopped, transfers cancelled) saves first when configured, and its
-  /// attempt ends once saved; otherwise it loses its unsaved progress and the attempt ends now.
-  void preempt(model::JobId id, JobRuntime& job);
+  /// A preempted job (progress stopped, transfers cancelled) saves first when configured and
+  /// `may_save`, and its attempt ends once saved; otherwise it loses its unsaved progress and the
+  /// attempt ends now.
+  void preempt(model::JobId id, JobRuntime& job, bool may_save = true);
 
 private:
   void begin_compute(model::JobId id, JobRuntime& job);

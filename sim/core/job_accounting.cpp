@@ -66,6 +66,8 @@ metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntim
   r.lost_gpu_s = a.lost_gpu_s;
   r.checkpoints = a.checkpoints;
   r.preemptions = a.preemptions;
+  r.restart_preemptions = a.restart_preemptions;
+  r.restart_preempted_gpu_s = a.restart_preempted_gpu_s;
   r.failures = a.failures;
   r.failed_attempts = a.failed_attempts;
   r.gpu_busy_s = a.gpu_busy_s;

@@ -27,7 +27,9 @@ struct JobAccounting {
   double comm_lost_s = 0.0; ///< wall time computing lost to network slowdown (its run minus its uncontended run)
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
-  std::vector<std::uint16_t> failures; ///< per failure category (config order, then switches); empty until the first
+  std::uint32_t restart_preemptions = 0; ///< of them, preemptions because a failed job's restart took its nodes
+  double restart_preempted_gpu_s = 0.0;  ///< GPU time of the work those preemptions lost (second-order loss)
+  std::vector<std::uint16_t> failures;   ///< per failure category (config order, then switches); empty until the first
   metrics::FailedAttempts failed_attempts;
   double attempt_start_s = -1.0; ///< when the attempt under way started computing or starting; < 0: none open
   std::array<double, model::WAIT_REASON_COUNT> wait_s{};   ///< seconds waited, by reason, all waits

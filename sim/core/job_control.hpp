@@ -21,6 +21,9 @@ public:
   virtual void requeue(model::JobId id) = 0;
   /// The job starts again at once on the nodes it holds (after automatic recovery).
   virtual void relaunch(model::JobId id, JobRuntime& job) = 0;
+  /// A running job is preempted at once, without a save, because a restart takes its nodes: it loses its
+  /// work since its last persisted checkpoint (second-order loss), is queued again and its nodes are free.
+  virtual void preempt_for_restart(model::JobId id) = 0;
 };
 
 } // namespace acme::core

@@ -10,12 +10,15 @@
 
 namespace acme::core {
 
-void JobLifecycle::preempt(model::JobId id) {
+void JobLifecycle::preempt(model::JobId id, bool may_save) {
   JobRuntime& job = table_.jobs.at(id);
   if (job.stage == JobStage::PLAN) {
     // A task plan restarts from its beginning: its progress is lost.
     trace_preempt(id, job, "plan restarts");
     ++job.accounting.preemptions;
+    if (!may_save) {
+      job.accounting.restart_preempted_gpu_s += job.allocated_gpus * (timer_.now_s() - job.allocated_since_s);
+    }
     cancel_transfers(job);
     end_attempt(id, job, model::JobPhase::QUEUED, model::JobState::CANCELLED, model::EndCause::PREEMPTED);
     return;
@@ -26,11 +29,20 @@ void JobLifecycle::preempt(model::JobId id) {
   if (!running) {
     return; // already saving, hung or recovering: the preemption is moot
   }
-  trace_preempt(id, job, {});
+  trace_preempt(id, job, may_save ? std::string_view{} : std::string_view{"a restart takes its nodes"});
   ++job.accounting.preemptions;
   parts_.checkpoint->stop_progress(job);
   cancel_transfers(job);
-  parts_.checkpoint->preempt(id, job);
+  if (!may_save) {
+    const CheckpointState& c = job.checkpoint;
+    job.accounting.restart_preempted_gpu_s += job.allocated_gpus * (c.progress_s - c.persisted_s);
+  }
+  parts_.checkpoint->preempt(id, job, may_save);
+}
+
+void JobLifecycle::preempt_for_restart(model::JobId id) {
+  ++table_.jobs.at(id).accounting.restart_preemptions;
+  preempt(id, false);
 }
 
 void JobLifecycle::trace_preempt(model::JobId id, const JobRuntime& job, std::string_view detail) {

@@ -72,6 +72,7 @@ public:
                    model::EndCause cause) override;
   void requeue(model::JobId id) override;
   void relaunch(model::JobId id, JobRuntime& job) override;
+  void preempt_for_restart(model::JobId id) override;
   // FailureHooks
   void fail_node_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) override;
   void fail_switch_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) override;
@@ -87,7 +88,8 @@ private:
   void call_later(ClusterRuntime& cluster, double time_s);
   void allocate(ClusterRuntime& cluster, model::JobId id, JobRuntime& job);
   void release(model::JobId id, JobRuntime& job, model::JobPhase next);
-  void preempt(model::JobId id);
+  /// Preempts the job; `may_save`: it saves first when the preemption config says so.
+  void preempt(model::JobId id, bool may_save = true);
   void trace_preempt(model::JobId id, const JobRuntime& job, std::string_view detail);
   void reject(ClusterRuntime& cluster, model::JobId id, model::RejectReason reason);
   void cancel_transfers(JobRuntime& job);

@@ -14,18 +14,20 @@ namespace acme::core {
 
 /// Where a job is in its life, as the engine drives it.
 enum class JobStage : std::uint8_t {
-  WAITING,        ///< queued or held (no resources)
-  STARTING,       ///< resources allocated, launch latency running
-  RESTORING,      ///< reading its checkpoint back
-  COMPUTING,      ///< making progress
-  CHECKPOINTING,  ///< synchronous checkpoint: stalled for the whole write
-  SNAPSHOTTING,   ///< asynchronous checkpoint: stalled for the device-to-host copy
-  SLOT_WAIT,      ///< asynchronous checkpoint due but host memory holds no free snapshot slot
-  SAVING,         ///< preempted: saving before releasing its resources
-  HUNG,           ///< hit by a failure that hangs it: holds its nodes, makes no progress
-  RECOVERING,     ///< automatic recovery: holds its healthy nodes while the faulty one is found
-  PLAN,           ///< running the steps of its task plan (evaluation)
-  AWAITING_NODES, ///< automatic recovery done, holds its healthy nodes until a replacement frees up
+  WAITING,         ///< queued or held (no resources)
+  STARTING,        ///< resources allocated, launch latency running
+  RESTORING,       ///< reading its checkpoint back
+  COMPUTING,       ///< making progress
+  CHECKPOINTING,   ///< synchronous checkpoint: stalled for the whole write
+  SNAPSHOTTING,    ///< asynchronous checkpoint: stalled for the device-to-host copy
+  SLOT_WAIT,       ///< asynchronous checkpoint due but host memory holds no free snapshot slot
+  SAVING,          ///< preempted: saving before releasing its resources
+  HUNG,            ///< hit by a failure that hangs it: holds its nodes, makes no progress
+  RECOVERING,      ///< automatic recovery: holds its healthy nodes while the faulty one is found
+  PLAN,            ///< running the steps of its task plan (evaluation)
+  AWAITING_NODES,  ///< automatic recovery done, holds its healthy nodes until a replacement frees up
+  SELECTING_HOSTS, ///< automatic recovery done, the standbys too few: holds its healthy nodes while new hosts are
+                   ///< chosen
 };
 
 /// A job's progress and checkpoints: the checkpoint model's state. Progress is in seconds of

@@ -97,11 +97,22 @@ void Recovery::on_hang_noticed(model::JobId id, JobRuntime& job, double requeue_
 }
 
 void Recovery::on_recovered(model::JobId id, JobRuntime& job) {
-  if (job.stage != JobStage::RECOVERING) {
+  if (job.stage != JobStage::RECOVERING && job.stage != JobStage::SELECTING_HOSTS) {
     control_.requeue(id);
     return;
   }
-  if (replace_down_nodes(id, job)) {
+  if (job.stage == JobStage::RECOVERING) {
+    if (replace_down_nodes(id, job, true)) {
+      return; // the warm standbys cover it: swapped in at once
+    }
+    double selection_s = faults_.recovery.hosts.selection.sample(rng_.of(job.cluster));
+    if (selection_s > 0.0) {
+      job.enter(JobStage::SELECTING_HOSTS, timer_.now_s());
+      timer_.schedule(timer_.now_s() + selection_s, JobRecovered{id, job.generation});
+      return;
+    }
+  }
+  if (take_new_hosts(id, job)) {
     return;
   }
   // No healthy node free: keep the healthy ones and restart as soon as one frees up, ahead of the
@@ -110,7 +121,69 @@ void Recovery::on_recovered(model::JobId id, JobRuntime& job) {
   awaiting_[model::to_index(job.cluster)].push_back(id);
 }
 
-bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job) {
+bool Recovery::take_new_hosts(model::JobId id, JobRuntime& job) {
+  if (replace_down_nodes(id, job, false)) {
+    return true;
+  }
+  if (!faults_.recovery.hosts.preempts()) {
+    return false;
+  }
+  std::vector<model::JobId> victims = victims_for(id, job);
+  if (victims.empty()) {
+    return false;
+  }
+  for (model::JobId victim : victims) {
+    control_.preempt_for_restart(victim); // their nodes are free at once
+  }
+  return replace_down_nodes(id, job, false);
+}
+
+std::vector<model::JobId> Recovery::victims_for(model::JobId id, const JobRuntime& job) const {
+  const ClusterRuntime& cluster = table_.cluster_of(job);
+  const model::JobEntry& entry = cluster.view.job(id);
+  std::size_t down = static_cast<std::size_t>(std::count_if(
+      entry.placement.begin(), entry.placement.end(), [&](const auto& s) { return !cluster.view.is_up(s.node); }));
+  std::size_t free = cluster.view.idle_node_set().count() + ready_spares(job.cluster);
+  std::vector<model::JobId> victims;
+  // Nodes in index order whose every job is running and of a preemptible type free up once those
+  // jobs are preempted; none is taken unless enough such nodes exist (no preemption in vain).
+  for (std::uint32_t node = 0; node < cluster.view.shape().nodes && free < down; ++node) {
+    const auto& on_node = cluster.jobs_on_node[node];
+    if (on_node.empty() || !cluster.view.is_up(model::NodeId{node}) ||
+        !std::all_of(on_node.begin(), on_node.end(), [&](model::JobId j) { return preemptible(j); })) {
+      continue;
+    }
+    for (model::JobId j : on_node) {
+      if (std::find(victims.begin(), victims.end(), j) == victims.end()) {
+        victims.push_back(j);
+      }
+    }
+    ++free;
+  }
+  return free >= down ? victims : std::vector<model::JobId>{};
+}
+
+bool Recovery::preemptible(model::JobId id) const {
+  const JobRuntime* job = table_.find(id);
+  if (job == nullptr) {
+    return false;
+  }
+  const auto& types = faults_.recovery.hosts.preemptible;
+  bool running = job->stage == JobStage::STARTING || job->stage == JobStage::RESTORING ||
+                 job->stage == JobStage::COMPUTING || job->stage == JobStage::CHECKPOINTING ||
+                 job->stage == JobStage::SNAPSHOTTING || job->stage == JobStage::SLOT_WAIT ||
+                 job->stage == JobStage::PLAN;
+  return running && std::find(types.begin(), types.end(), table_.entry(id, *job).spec.type) != types.end();
+}
+
+std::size_t Recovery::ready_spares(model::ClusterId cluster) const {
+  const auto& spares = spares_[model::to_index(cluster)];
+  return static_cast<std::size_t>(std::count_if(spares.begin(), spares.end(), [&](model::NodeId spare) {
+    return nodes_.reasons(cluster, model::to_index(spare)) == 1; // the pool alone holds it down
+  }));
+}
+
+bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job, bool standbys_only) {
   ClusterRuntime& cluster = table_.cluster_of(job);
   auto& spares = spares_[model::to_index(job.cluster)];
   const model::JobEntry& entry = cluster.view.job(id);
@@ -123,7 +196,7 @@ bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job) {
   // A spare is ready when the pool alone holds it down (not also its failed leaf switch).
   auto ready = [&](model::NodeId spare) { return nodes_.reasons(job.cluster, model::to_index(spare)) == 1; };
   const auto& idle = cluster.view.idle_node_set();
-  if (static_cast<std::size_t>(std::count_if(spares.begin(), spares.end(), ready)) + idle.count() < down.size()) {
+  if (ready_spares(job.cluster) + (standbys_only ? 0 : idle.count()) < down.size()) {
     return false;
   }
   bool widened = job.checkpoint.enabled && job.nodes > 1;
@@ -157,7 +230,7 @@ void Recovery::restart_awaiting_jobs() {
         it = waiting.erase(it); // failed again, or gone
         continue;
       }
-      if (!replace_down_nodes(*it, *job)) {
+      if (!take_new_hosts(*it, *job)) {
         break; // first come, first served
       }
       it = waiting.erase(it);

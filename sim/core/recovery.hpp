@@ -18,8 +18,9 @@ namespace acme::core {
 /// What happens to a training job after an infrastructure failure, as its recovery policy plans it:
 /// manual recovery releases the job and queues it again once the failure is detected, diagnosed and
 /// the faulty node isolated; a hung job holds its nodes until the hang is noticed; automatic
-/// recovery keeps the healthy nodes and restarts in place on a replacement node (a spare first),
-/// or waits ahead of the queue for one to free up.
+/// recovery keeps the healthy nodes and restarts in place on a replacement node: warm standbys (spares)
+/// at once; otherwise, after choosing new hosts (recovery.hosts.selection), idle nodes, then nodes of
+/// preemptible jobs (recovery.hosts.preemptible), which are preempted; or it waits ahead of the queue.
 class Recovery {
 public:
   /// `epoch_unix_s`: Unix time of simulated time 0 (for the clusters' local time of day).
@@ -49,8 +50,18 @@ private:
   /// The policy's notice of a failure that shows at `shows_at_s` (after its category's silent time).
   policies::FailureNotice notice_of(const JobRuntime& job, const model::JobSpec& spec, std::uint32_t category,
                                     double shows_at_s) const;
-  /// Moves the job off its down nodes onto spares or idle nodes and restarts it; false when too few.
-  bool replace_down_nodes(model::JobId id, JobRuntime& job);
+  /// Moves the job off its down nodes onto spares (only those when `standbys_only`) or idle nodes and
+  /// restarts it; false when too few.
+  bool replace_down_nodes(model::JobId id, JobRuntime& job, bool standbys_only);
+  /// New hosts for the job: spares and idle nodes, else nodes of preemptible jobs (recovery.hosts),
+  /// which are preempted; false when too few.
+  bool take_new_hosts(model::JobId id, JobRuntime& job);
+  /// Jobs to preempt so that enough nodes free up for the job's down nodes; empty when they cannot.
+  std::vector<model::JobId> victims_for(model::JobId id, const JobRuntime& job) const;
+  /// Whether a restart may preempt the job: running, of a type recovery.hosts.preemptible names.
+  bool preemptible(model::JobId id) const;
+  /// Spares of `cluster` ready to take (the pool alone holds them down).
+  std::size_t ready_spares(model::ClusterId cluster) const;
 
   const config::FaultConfig& faults_;
   const policies::RecoveryPolicy& policy_;

@@ -51,6 +51,8 @@ struct JobRecord {
   double lost_gpu_s = 0.0;  ///< GPU time lost to failures (rollback + downtime)
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
+  std::uint32_t restart_preemptions = 0;                 ///< of them, because a failed job's restart took its nodes
+  double restart_preempted_gpu_s = 0.0;                  ///< GPU time of the work those lost (second-order loss)
   std::vector<std::uint16_t> failures;                   ///< per failure category (RecorderOptions order)
   FailedAttempts failed_attempts;                        ///< the rows its infrastructure failures cut
   double gpu_busy_s = 0.0;                               ///< GPU-seconds of GPU work in a task plan (evaluation)

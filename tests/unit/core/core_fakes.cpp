@@ -148,6 +148,12 @@ void FakeControl::relaunch(model::JobId id, core::JobRuntime& job) {
   ++job.accounting.attempts;
 }
 
+void FakeControl::preempt_for_restart(model::JobId id) {
+  calls.push_back("preempt " + id_text(id));
+  core::JobRuntime& job = table_.jobs.at(id);
+  end_attempt(id, job, model::JobPhase::QUEUED, model::JobState::CANCELLED, model::EndCause::PREEMPTED);
+}
+
 core::JobTable one_cluster(std::uint32_t nodes, std::uint32_t nodes_per_leaf) {
   model::ClusterShape shape;
   shape.name = "test";

@@ -120,6 +120,7 @@ public:
                    model::EndCause cause) override;
   void requeue(model::JobId id) override;
   void relaunch(model::JobId id, core::JobRuntime& job) override;
+  void preempt_for_restart(model::JobId id) override;
 
   std::vector<std::string> calls; ///< e.g. "finish 1 COMPLETED", "end 1 HELD FAILED", "requeue 1", "relaunch 1"
 

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <memory>
+
 #include "sim/core/recovery.hpp"
 #include "tests/unit/core/core_fakes.hpp"
 
@@ -219,4 +221,64 @@ TEST_CASE("core::recovery: a spare whose leaf switch is down is passed over", "[
   CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"});
   CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{2}, model::NodeId{1}});
   CHECK(b.recovery.spares(c) == std::vector<model::NodeId>{model::NodeId{3}});
+}
+
+TEST_CASE("core::recovery: standbys swap in at once; beyond them new hosts take the selection time",
+          "[core][recovery]") {
+  constexpr double SELECTION_S = 1800.0;
+  Bench b(true, 4, 1);
+  b.faults.recovery.hosts.selection = model::Distribution::fixed(SELECTION_S);
+  model::ClusterId c{0};
+  b.recovery.set_aside_spares(); // node 3
+  core::JobRuntime& job = b.fail_job_on(1, 0, 100.0);
+  b.timer.set_now(100.0 + STEPS_S);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  CHECK(b.control.calls == std::vector<std::string>{"relaunch 1"}); // no selection: the standby covers it
+  CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{0}, model::NodeId{3}});
+
+  // The pool is empty now: the next failure waits for new hosts, then takes the idle node 2.
+  b.nodes.down(c, 0, model::OutOfService::REPAIR, "test");
+  b.timer.set_now(5000.0);
+  b.recovery.on_failure(model::JobId{1}, job, 0);
+  b.timer.set_now(5000.0 + STEPS_S);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  CHECK(job.stage == core::JobStage::SELECTING_HOSTS);
+  CHECK(b.control.calls.size() == 1);
+  auto [at_s, selected] = b.timer.last<core::JobRecovered>();
+  CHECK(at_s == 5000.0 + STEPS_S + SELECTION_S);
+  CHECK(selected.generation == job.generation);
+  b.timer.set_now(at_s);
+  b.recovery.on_recovered(model::JobId{1}, job);
+  CHECK(b.control.calls == std::vector<std::string>{"relaunch 1", "relaunch 1"});
+  CHECK(b.placement_nodes() == std::vector<model::NodeId>{model::NodeId{2}, model::NodeId{3}});
+}
+
+TEST_CASE("core::recovery: with no node free, a restart preempts jobs of the preemptible types", "[core][recovery]") {
+  auto bench = [](model::JobType victim_type) {
+    auto b = std::make_unique<Bench>(true, 4, 0);
+    b->faults.recovery.hosts.preemptible = {model::JobType::EVAL};
+    model::JobSpec victim = test::pretrain_job(2, 1, 500.0);
+    victim.type = victim_type;
+    test::run_job(b->table, victim, 2).stage = core::JobStage::COMPUTING; // node 2
+    model::JobSpec other = test::pretrain_job(3, 1, 500.0);
+    other.type = model::JobType::EVAL;
+    test::run_job(b->table, other, 3); // node 3: starting up, not yet running
+    return b;
+  };
+  std::unique_ptr<Bench> b = bench(model::JobType::EVAL);
+  core::JobRuntime& job = b->fail_job_on(1, 0, 100.0);
+  b->timer.set_now(100.0 + STEPS_S);
+  b->recovery.on_recovered(model::JobId{1}, job);
+  CHECK(b->control.calls == std::vector<std::string>{"preempt 2", "end 2 QUEUED CANCELLED", "relaunch 1"});
+  CHECK(b->placement_nodes() == std::vector<model::NodeId>{model::NodeId{0}, model::NodeId{2}});
+
+  std::unique_ptr<Bench> pretrain = bench(model::JobType::PRETRAIN); // not preemptible: it waits
+  core::JobRuntime& waiting = pretrain->fail_job_on(1, 0, 100.0);
+  pretrain->timer.set_now(100.0 + STEPS_S);
+  pretrain->recovery.on_recovered(model::JobId{1}, waiting);
+  CHECK(waiting.stage == core::JobStage::AWAITING_NODES);
+  CHECK(pretrain->control.calls.empty());
+  pretrain->table.jobs.at(model::JobId{3}).stage = core::JobStage::PLAN; // the evaluation now runs its plan
+  pretrain->recovery.restart_awaiting_jobs();
+  CHECK(pretrain->control.calls == std::vector<std::string>{"preempt 3", "end 3 QUEUED CANCELLED", "relaunch 1"});
 }
