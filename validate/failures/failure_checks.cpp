@@ -18,6 +18,7 @@
 #include "sim/metrics/atomic_file.hpp"
 #include "validate/embedded_files.hpp"
 #include "validate/failures/acme_checks.hpp"
+#include "validate/failures/fleet_checks.hpp"
 #include "validate/failures/hbd_checks.hpp"
 #include "validate/failures/seed_stats.hpp"
 #include "validate/validation_report.hpp"
@@ -118,6 +119,7 @@ int check_failures(const ValidationContext& ctx, const std::string& default_conf
   bool ok = check_expected_time(ctx, s, refs, report);
   ok = check_lemons(ctx, s, refs, report) && ok;
   ok = check_hbd_trace(ctx, report) && ok;
+  ok = check_fleets(ctx, report) && ok;
   ok = check_acme_failures(ctx, default_config_path, report) && ok;
   return report.finish(ok);
 }

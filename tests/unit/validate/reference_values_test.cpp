@@ -39,7 +39,7 @@ TEST_CASE("validate::reference_values: every compiled-in reference cites a sourc
     }
   }
   REQUIRE(references == 5); // checkpoint, eval, failures, network, power
-  REQUIRE(scenarios == 8);
+  REQUIRE(scenarios == 9);
   REQUIRE(validate::ReferenceTable(validate::validation_file("checkpoint/reference.yaml"), "checkpoint")
               .at("async_overhead_ratio")
               .high == 58.7);
