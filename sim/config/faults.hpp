@@ -59,6 +59,48 @@ struct RepairConfig {
   static const ParamTable<RepairConfig>& table();
 };
 
+/// `failures.hazard:` the law of a node's time between failures, a renewal process from the run's start
+/// and from each repair (and from each redraw: a failure dropped while its job restarts or its node is
+/// down). Weibull of shape k with the mean of the node's rate, so the long-run rate, Young/Daly and the
+/// validation's closed forms keep the node's rate: k = 1 is the exponential (the default); k < 1 a higher
+/// rate just after a repair that falls with the node's age (infant mortality); k > 1 wear-out.
+/// Assumption: data/ holds no figure of the shape.
+struct HazardConfig {
+  double shape = 1.0;
+
+  bool exponential() const { return shape == 1.0; }
+  static const ParamTable<HazardConfig>& table();
+};
+
+/// `failures.slow:` fail-slow nodes, off by default (data/ holds no figure of them: every value is an
+/// assumption). Each node turns slow at `rate_per_1000_node_days` (its own random stream), computes at
+/// `speed` of its pace for `duration`, then recovers; a job computes at the pace of its slowest node
+/// (synchronous training waits for its straggler), and the wall time it loses is reported.
+struct SlowConfig {
+  double rate_per_1000_node_days = 0.0;
+  double speed = 0.5;
+  model::Distribution duration{model::Distribution::Kind::LOGNORMAL, 6 * 3600.0, 1.0};
+
+  bool enabled() const { return rate_per_1000_node_days > 0.0; }
+  static const ParamTable<SlowConfig>& table();
+};
+
+/// `failures.group:` failures that take a group of nodes at once (a rack or a power domain: groups are
+/// consecutive nodes, the last one possibly smaller), beside the per-node categories and the leaf-switch
+/// blast radius. Each group fails at its rate; its nodes go down together as failures of `category`, each
+/// job on them fails once, and all come back after one repair draw (then each node's repair pipeline).
+/// Off by default: an assumption, data/ holds no group rate.
+struct GroupFailureConfig {
+  std::uint32_t size = 16;
+  double rate_per_1000_group_days = 0.0;
+  std::string category = "node";
+  model::Distribution repair{model::Distribution::Kind::LOGNORMAL, 4 * 3600.0, 1.0};
+  std::uint32_t category_index = 0; ///< of `category` among the node categories (resolved when parsed)
+
+  bool enabled() const { return rate_per_1000_group_days > 0.0; }
+  static const ParamTable<GroupFailureConfig>& table();
+};
+
 /// The failure category of a leaf switch: its index comes after every node category.
 inline constexpr const char* SWITCH_FAILURE_CATEGORY = "switch";
 
@@ -86,6 +128,9 @@ struct FailureConfig {
   bool latent_when_idle = false;
   HealthCheckConfig health_check;
   RepairConfig repair;
+  HazardConfig hazard;
+  SlowConfig slow;
+  GroupFailureConfig group;
   model::Distribution operator_return; ///< operator's delay to return an isolated, repaired node
 
   /// Whether faults can be latent (struck on an idle node, or left by a repair that did not fix the node):

@@ -87,7 +87,56 @@ const ParamTable<RepairConfig>& RepairConfig::table() {
   return t;
 }
 
+const ParamTable<HazardConfig>& HazardConfig::table() {
+  static const ParamTable<HazardConfig> t{number_param(
+      "shape", &HazardConfig::shape,
+      "Weibull shape of a node's time between failures, at its rate's mean (1: exponential; < 1: more failures "
+      "just after a repair; > 1: wear-out)",
+      Bounds{0.1, 10.0})};
+  return t;
+}
+
+const ParamTable<SlowConfig>& SlowConfig::table() {
+  using P = SlowConfig;
+  static const ParamTable<P> t{
+      number_param("rate_per_1000_node_days", &P::rate_per_1000_node_days,
+                   "slow periods per 1,000 node-days (0: off; assumption)",
+                   Bounds{0.0, model::limits::MAX_FAILURES_PER_1000_NODE_DAYS}),
+      number_param("speed", &P::speed, "share of its pace a slow node computes at (assumption)",
+                   Bounds{0.0, 1.0, true}),
+      distribution_param("duration", &P::duration, "how long a node stays slow (assumption: 6 hours median)")};
+  return t;
+}
+
+const ParamTable<GroupFailureConfig>& GroupFailureConfig::table() {
+  using P = GroupFailureConfig;
+  static const ParamTable<P> t{
+      count_param("size", &P::size, "nodes per group (a rack or power domain: consecutive nodes)", 1,
+                  model::limits::MAX_NODES_PER_CLUSTER),
+      number_param("rate_per_1000_group_days", &P::rate_per_1000_group_days,
+                   "group failures per 1,000 group-days (0: off; assumption)",
+                   Bounds{0.0, model::limits::MAX_FAILURES_PER_1000_NODE_DAYS}),
+      Param<P>{"category", "the node category its nodes fail with (one of failures.categories)",
+               [](const Node& v, P& p) { p.category = v.as_string(); }, [](const P& p) { return p.category; }},
+      distribution_param("repair", &P::repair, "time until the group is back (assumption: 4 hours median)")};
+  return t;
+}
+
 namespace {
+
+/// The category `group.category` names, or a located error listing the categories.
+void resolve_group_category(const Node& group, GroupFailureConfig& g, const std::vector<FailureCategoryConfig>& cats) {
+  std::string names;
+  for (std::size_t i = 0; i < cats.size(); ++i) {
+    if (cats[i].name == g.category) {
+      g.category_index = static_cast<std::uint32_t>(i);
+      return;
+    }
+    names += (i == 0 ? "" : ", ") + cats[i].name;
+  }
+  Node at = group["category"];
+  (at.is_defined() ? at : group).fail("unknown failure category \"" + g.category + "\"; expected one of: " + names);
+}
 
 /// A failure rate per 1,000 node-days (or switch-days: `per`), at most limits::MAX_FAILURES_PER_1000_NODE_DAYS.
 double parse_rate(const Node& rate, const char* per = "node-days") {
@@ -172,7 +221,7 @@ FailureConfig parse_failures(const Node& node) {
   }
   node.expect_keys({"enabled", "categories", "node_factor", "leaf_switch", "spine_link", "trace",
                     "isolated_until_operator", "operator_return", "during_restart", "lose_work", "latent_when_idle",
-                    "health_check", "repair"});
+                    "health_check", "repair", "hazard", "slow", "group"});
   f.where = node.location();
   f.trace_path = node.get_or("trace", std::string(), &Node::as_string);
   // Random failures are on when the section is present, unless it only replays a trace.
@@ -217,6 +266,19 @@ FailureConfig parse_failures(const Node& node) {
   if (Node repair = node["repair"]; repair.is_defined()) {
     repair.expect_map();
     f.repair = RepairConfig::table().parse(repair, f.repair, false);
+  }
+  if (Node group = node["group"]; group.is_defined()) {
+    group.expect_map();
+    f.group = GroupFailureConfig::table().parse(group, f.group, false);
+    resolve_group_category(group, f.group, f.categories);
+  }
+  if (Node slow = node["slow"]; slow.is_defined()) {
+    slow.expect_map();
+    f.slow = SlowConfig::table().parse(slow, f.slow, false);
+  }
+  if (Node hazard = node["hazard"]; hazard.is_defined()) {
+    hazard.expect_map();
+    f.hazard = HazardConfig::table().parse(hazard, f.hazard, false);
   }
   if (Node op = node["operator_return"]; op.is_defined()) {
     f.operator_return = parse_duration_distribution(op);

@@ -154,6 +154,9 @@ void CheckpointModel::begin_compute(model::JobId id, JobRuntime& job) {
     job.failed_at_s = -1.0;
   }
   c.needs_restore = false;
+  if (slow_ != nullptr) {
+    c.node_pace = slow_->pace(job.cluster, table_.entry(id, job).placement); // the placement may be new
+  }
   if (c.next_checkpoint_s <= c.progress_s) {
     c.next_checkpoint_s = c.progress_s + interval_s(job, spec);
   }
@@ -171,19 +174,8 @@ void CheckpointModel::start_segment(model::JobId id, JobRuntime& job) {
   c.segment_stop_s = std::min(c.work_s, c.next_checkpoint_s);
   c.segment_debt_s = c.debt_s;
   c.debt_s = 0.0;
-  timer_.schedule(now_s + (c.segment_stop_s - c.progress_s) / c.rate + c.segment_debt_s,
+  timer_.schedule(now_s + (c.segment_stop_s - c.progress_s) / (c.rate * c.node_pace) + c.segment_debt_s,
                   SegmentEnded{id, job.generation});
-}
-
-void CheckpointModel::settle(JobRuntime& job) const {
-  CheckpointState& c = job.checkpoint;
-  // Wall time in the segment first pays its debt (slowdown), then makes progress at the job's rate.
-  double useful = std::max(0.0, timer_.now_s() - c.segment_start_s - c.segment_debt_s);
-  double before = c.progress_s;
-  c.progress_s = std::min(c.segment_stop_s, c.progress_s + useful * c.rate);
-  if (c.rate < 1.0) {
-    job.accounting.comm_lost_s += std::max(0.0, useful - (c.progress_s - before));
-  }
 }
 
 void CheckpointModel::stop_progress(JobRuntime& job) const {
@@ -197,29 +189,9 @@ void CheckpointModel::stop_progress(JobRuntime& job) const {
   }
 }
 
-void CheckpointModel::set_progress_rate(model::JobId id, JobRuntime& job, double rate) {
-  CheckpointState& c = job.checkpoint;
-  if (job.stage != JobStage::COMPUTING) {
-    c.rate = rate; // the next segment runs at it
-    return;
-  }
-  if (rate == c.rate) {
-    return;
-  }
-  double elapsed = timer_.now_s() - c.segment_start_s;
-  double unpaid = std::max(0.0, c.segment_debt_s - elapsed);
-  settle(job);
-  c.debt_s += unpaid;
-  c.rate = rate;
-  start_segment(id, job);
-}
-
 void CheckpointModel::on_segment_end(model::JobId id, JobRuntime& job) {
   CheckpointState& c = job.checkpoint;
-  if (c.rate < 1.0) {
-    double useful = timer_.now_s() - c.segment_start_s - c.segment_debt_s;
-    job.accounting.comm_lost_s += std::max(0.0, useful - (c.segment_stop_s - c.progress_s));
-  }
+  account_slowdown(job, timer_.now_s() - c.segment_start_s - c.segment_debt_s, c.segment_stop_s - c.progress_s);
   c.progress_s = c.segment_stop_s;
   if (hooks_ != nullptr) {
     hooks_->on_compute_end(job);

@@ -5,6 +5,7 @@
 #include "sim/core/cluster_runtime.hpp"
 #include "sim/core/io_service.hpp"
 #include "sim/core/job_control.hpp"
+#include "sim/core/slow_nodes.hpp"
 #include "sim/core/timer_service.hpp"
 #include "sim/metrics/event_trace.hpp"
 #include "sim/model/cluster_rngs.hpp"
@@ -70,6 +71,10 @@ public:
   /// From now on the job progresses `rate` (0..1] seconds of work per second of wall time. A computing
   /// job's segment is settled at the old rate and its end rescheduled; its unpaid debt carries over.
   void set_progress_rate(model::JobId id, JobRuntime& job, double rate);
+  /// The job's slowest node computes at `pace` (failures.slow): as set_progress_rate, for its nodes.
+  void set_node_pace(model::JobId id, JobRuntime& job, double pace);
+  /// Fail-slow nodes whose pace a job takes when it starts computing (none: full speed).
+  void attach_slow_nodes(const SlowNodes* slow) { slow_ = slow; }
   /// Drops the job's transfers in flight.
   void cancel_transfers(JobRuntime& job);
   /// A failure: the job falls back to its last persisted checkpoint (progress already stopped).
@@ -85,6 +90,9 @@ private:
   void start_segment(model::JobId id, JobRuntime& job);
   /// Brings progress up to now at the segment's rate (the wall time lost to a rate below 1 is counted).
   void settle(JobRuntime& job) const;
+  /// Of `useful` wall time computing that gained `gained` progress, what the network (rate) and slow
+  /// nodes (node_pace) cost the job.
+  static void account_slowdown(JobRuntime& job, double useful, double gained);
   void begin_checkpoint(model::JobId id, JobRuntime& job);
   void begin_snapshot(model::JobId id, JobRuntime& job);
   void on_persist_done(model::JobId id, JobRuntime& job, const TransferDone& done);
@@ -107,6 +115,7 @@ private:
   model::ClusterRngs& stall_rng_;
   metrics::EventTrace* trace_;
   ComputeHooks* hooks_ = nullptr;
+  const SlowNodes* slow_ = nullptr;
 };
 
 } // namespace acme::core

@@ -82,6 +82,22 @@ struct NodeRepaired {
   std::uint32_t node = 0;
   bool quarantine_ends = false; ///< the end of a quarantine (recovery.quarantine), not of a repair
 };
+/// A node turns slow (failures.slow); stale unless `generation` is the node's last draw.
+struct NodeSlowed {
+  model::ClusterId cluster{};
+  std::uint32_t node = 0;
+  std::uint32_t generation = 0;
+};
+/// A slow node computes at full speed again.
+struct NodeSpedUp {
+  model::ClusterId cluster{};
+  std::uint32_t node = 0;
+};
+/// A group of nodes fails at once (failures.group).
+struct GroupFailed {
+  model::ClusterId cluster{};
+  std::uint32_t group = 0;
+};
 /// A leaf switch fails: its nodes go down.
 struct LeafFailed {
   model::ClusterId cluster{};
@@ -120,9 +136,9 @@ struct PolicyWakeup {
   double time_s = 0.0;
 };
 
-using EngineEvent =
-    std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed, TransferDone,
-                 FlowRatesChanged, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired, TracedFailure, SpineLinkFailed,
-                 SpineLinkRepaired, NodeBooted, PowerCheck, PolicyWakeup, HealthCheck>;
+using EngineEvent = std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed,
+                                 TransferDone, FlowRatesChanged, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired,
+                                 TracedFailure, SpineLinkFailed, SpineLinkRepaired, NodeBooted, PowerCheck,
+                                 PolicyWakeup, HealthCheck, NodeSlowed, NodeSpedUp, GroupFailed>;
 
 } // namespace acme::core

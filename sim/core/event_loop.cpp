@@ -143,6 +143,7 @@ EventLoop::EventLoop(LoopSetup setup)
     , recovery_rng_(config_.seed, "engine/recovery", config_.cluster_names())
     , launch_rng_(config_.seed, "engine/launch", config_.cluster_names())
     , link_rng_(config_.seed, "engine/links", config_.cluster_names())
+    , slow_rng_(config_.seed, "engine/slow", config_.cluster_names())
     , checkpoint_policy_(
           setup.registries->checkpoints.create(config_.faults->checkpoint.policy, {config_.seed, "", config_.base_dir}))
     , recovery_policy_(
@@ -173,9 +174,22 @@ EventLoop::EventLoop(LoopSetup setup)
   if (links_) {
     links_->start();
   }
+  start_slow_nodes();
   next_job_ = workload_->next();
   recovery_.set_aside_spares();
   start_failures();
+}
+
+void EventLoop::start_slow_nodes() {
+  const config::FailureConfig& failures = config_.faults->failures;
+  if (!failures.enabled || !failures.slow.enabled()) {
+    return;
+  }
+  slow_ = std::make_unique<SlowNodes>(
+      failures.slow, table_, queue_, slow_rng_,
+      [this](model::JobId id, JobRuntime& job, double pace) { checkpoint_.set_node_pace(id, job, pace); });
+  checkpoint_.attach_slow_nodes(slow_.get());
+  slow_->start();
 }
 
 void EventLoop::start_failures() {
@@ -253,8 +267,11 @@ void EventLoop::finish() {
   recorder_.on_power(power_.finish(queue_.now_s()));
   const config::FailureConfig& failures = config_.faults->failures;
   if (failures.enabled || !failures.trace_path.empty()) {
-    recorder_.on_nodes(
-        metrics::nodes_csv(failures_.node_records(queue_.now_s()), config_.cluster_names(), failures.category_names()));
+    std::vector<metrics::NodeRecord> records = failures_.node_records(queue_.now_s());
+    for (metrics::NodeRecord& r : records) {
+      r.slow_periods = slow_ ? slow_->periods(model::ClusterId{r.cluster}, r.node) : 0;
+    }
+    recorder_.on_nodes(metrics::nodes_csv(records, config_.cluster_names(), failures.category_names()));
   }
 }
 

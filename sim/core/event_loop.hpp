@@ -21,6 +21,7 @@
 #include "sim/core/power_meter.hpp"
 #include "sim/core/recovery.hpp"
 #include "sim/core/sampler.hpp"
+#include "sim/core/slow_nodes.hpp"
 #include "sim/core/task_runner.hpp"
 #include "sim/core/team_plan.hpp"
 #include "sim/core/training_traffic.hpp"
@@ -94,6 +95,9 @@ private:
   void on(const LeafRepaired& e);
   void on(const TracedFailure& e);
   void on(const HealthCheck& e);
+  void on(const NodeSlowed& e) { slow_->on(e); }
+  void on(const GroupFailed& e) { failures_.on(e); }
+  void on(const NodeSpedUp& e) { slow_->on(e); }
   void on(const NodeBooted& e);
   void on(const PowerCheck& e);
   void on(const PolicyWakeup& e);
@@ -104,6 +108,8 @@ private:
   void take_submissions(double now_s);
   /// Draws each node's failure-rate factor, then starts the failure process (its trace and first draws).
   void start_failures();
+  /// Fail-slow nodes (failures.slow), when on: their process starts and the checkpoint model reads their pace.
+  void start_slow_nodes();
   void run_schedulers();
   void check_invariants() const;
 
@@ -115,6 +121,7 @@ private:
   model::ClusterRngs recovery_rng_; ///< recovery delays
   model::ClusterRngs launch_rng_;   ///< launch latencies, fallback save and restore costs
   model::ClusterRngs link_rng_;     ///< spine link failures and repairs
+  model::ClusterRngs slow_rng_;     ///< fail-slow periods
   std::unique_ptr<policies::CheckpointPolicy> checkpoint_policy_;
   std::unique_ptr<policies::RecoveryPolicy> recovery_policy_;
   EventQueue queue_;
@@ -129,6 +136,7 @@ private:
   Recovery recovery_;
   FailureProcess failures_;
   std::unique_ptr<LinkFailures> links_; ///< with a fabric
+  std::unique_ptr<SlowNodes> slow_;     ///< with failures.slow
   Sampler sampler_;
   AttemptChain chain_;
   TeamPlan plan_;

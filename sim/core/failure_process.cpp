@@ -1,6 +1,7 @@
 #include "sim/core/failure_process.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "sim/model/units.hpp"
@@ -50,6 +51,10 @@ void FailureProcess::start(const std::vector<FailureTraceRow>& trace) {
     for (std::uint32_t l = 0; config_.leaf_rate_per_switch_day > 0.0 && l < clusters_[c].nodes_of_leaf.size(); ++l) {
       draw_next_leaf_failure(cid, l);
     }
+    std::uint32_t groups = (clusters_[c].nodes + config_.group.size - 1) / config_.group.size;
+    for (std::uint32_t g = 0; config_.group.enabled() && g < groups; ++g) {
+      draw_next_group_failure(cid, g);
+    }
   }
 }
 
@@ -63,12 +68,43 @@ void FailureProcess::draw_next_failure(model::ClusterId cluster, std::uint32_t n
   }
   std::uint32_t& generation = generation_[model::to_index(cluster)][node];
   ++generation;
-  timer_.schedule(timer_.now_s() + rng_.of(cluster).exponential(1.0 / rate), NodeFailed{cluster, node, generation});
+  timer_.schedule(timer_.now_s() + time_to_failure_s(cluster, 1.0 / rate), NodeFailed{cluster, node, generation});
+}
+
+double FailureProcess::time_to_failure_s(model::ClusterId cluster, double mean_s) {
+  const config::HazardConfig& hazard = config_.hazard;
+  if (hazard.exponential()) {
+    return rng_.of(cluster).exponential(mean_s);
+  }
+  // Weibull of the same mean: scale = mean / Gamma(1 + 1/k).
+  return rng_.of(cluster).weibull(hazard.shape, mean_s / std::tgamma(1.0 + 1.0 / hazard.shape));
 }
 
 void FailureProcess::draw_next_leaf_failure(model::ClusterId cluster, std::uint32_t leaf) {
   double rate = config_.leaf_rate_per_switch_day / model::SECONDS_PER_DAY;
   timer_.schedule(timer_.now_s() + rng_.of(cluster).exponential(1.0 / rate), LeafFailed{cluster, leaf});
+}
+
+void FailureProcess::draw_next_group_failure(model::ClusterId cluster, std::uint32_t group) {
+  constexpr double PER_THOUSAND = 1000.0;
+  double rate = config_.group.rate_per_1000_group_days / PER_THOUSAND / model::SECONDS_PER_DAY;
+  timer_.schedule(timer_.now_s() + rng_.of(cluster).exponential(1.0 / rate), GroupFailed{cluster, group});
+}
+
+void FailureProcess::on(const GroupFailed& event) {
+  const config::GroupFailureConfig& g = config_.group;
+  std::uint32_t first = event.group * g.size;
+  std::uint32_t end = std::min(clusters_[model::to_index(event.cluster)].nodes, first + g.size);
+  double repair = g.repair.sample(rng_.of(event.cluster));
+  for (std::uint32_t n = first; n < end; ++n) {
+    if (!nodes_.is_down(event.cluster, n)) {
+      hooks_.fail_switch_jobs(event.cluster, n, g.category_index); // each job on the group fails once
+    }
+  }
+  for (std::uint32_t n = first; n < end; ++n) {
+    fail_node(event.cluster, n, g.category_index, repair, true);
+  }
+  draw_next_group_failure(event.cluster, event.group);
 }
 
 std::uint32_t FailureProcess::draw_category(model::ClusterId cluster) {
@@ -110,14 +146,17 @@ void FailureProcess::on(const TracedFailure& event) {
   fail_node(event.cluster, event.node, event.category, event.repair_s);
 }
 
-void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s) {
+void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s,
+                               bool jobs_failed) {
   if (nodes_.is_down(cluster, node)) {
     NodeTally& held = tally(cluster, node);
     held.avoided += held.quarantined_since_s >= 0.0 ? 1 : 0;
     return; // already down (a traced failure of a node under repair or in quarantine)
   }
   // Fail the jobs first (cancelling their transfers), then power the node off.
-  hooks_.fail_node_jobs(cluster, node, category);
+  if (!jobs_failed) {
+    hooks_.fail_node_jobs(cluster, node, category);
+  }
   nodes_.down(cluster, node, model::OutOfService::REPAIR, config_.categories[category].name);
   NodeTally& t = tally(cluster, node);
   ++t.failures[category];

@@ -63,6 +63,8 @@ public:
   void on(const NodeRepaired& event);
   void on(const LeafFailed& event);
   void on(const LeafRepaired& event);
+  /// GroupFailed: the group's nodes fail together (each job on them once), one repair draw for all.
+  void on(const GroupFailed& event);
   void on(const TracedFailure& event);
   void on(const HealthCheck& event) { latent_.on(event); }
   /// A job starts on `node`: a latent fault there is found (the job fails at start).
@@ -77,9 +79,14 @@ public:
 
 private:
   void draw_next_failure(model::ClusterId cluster, std::uint32_t node);
+  /// A node's time to its next failure at mean `mean_s`, by failures.hazard (exponential or Weibull).
+  double time_to_failure_s(model::ClusterId cluster, double mean_s);
   void draw_next_leaf_failure(model::ClusterId cluster, std::uint32_t leaf);
-  /// `repair_s` negative: drawn from the category's repair distribution.
-  void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s = -1.0);
+  void draw_next_group_failure(model::ClusterId cluster, std::uint32_t group);
+  /// `repair_s` negative: drawn from the category's repair distribution. `jobs_failed`: its jobs were
+  /// failed already (a group failure fails each job once).
+  void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s = -1.0,
+                 bool jobs_failed = false);
   std::uint32_t draw_category(model::ClusterId cluster);
   /// Whether the node's failures within the quarantine window reach the rule's count (this one included).
   bool reaches_quarantine(model::ClusterId cluster, std::uint32_t node);

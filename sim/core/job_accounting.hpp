@@ -18,13 +18,14 @@ struct JobRuntime;
 struct JobAccounting {
   std::uint32_t attempts = 0; ///< times it started (a restart in place counts)
   double first_start_s = model::UNKNOWN_TIME_S;
-  double gpu_seconds = 0.0; ///< GPU time allocated, all attempts
-  double stall_s = 0.0;     ///< checkpoint stalls (training paused)
-  double restore_s = 0.0;   ///< reading checkpoints back
-  double lost_work_s = 0.0; ///< computation redone after failures or kills
-  double lost_gpu_s = 0.0;  ///< GPU time lost to failures: rollback + detection .. restart + re-queue
-  double gpu_busy_s = 0.0;  ///< GPU-seconds spent in GPU steps of its plan
-  double comm_lost_s = 0.0; ///< wall time computing lost to network slowdown (its run minus its uncontended run)
+  double gpu_seconds = 0.0;      ///< GPU time allocated, all attempts
+  double stall_s = 0.0;          ///< checkpoint stalls (training paused)
+  double restore_s = 0.0;        ///< reading checkpoints back
+  double lost_work_s = 0.0;      ///< computation redone after failures or kills
+  double lost_gpu_s = 0.0;       ///< GPU time lost to failures: rollback + detection .. restart + re-queue
+  double gpu_busy_s = 0.0;       ///< GPU-seconds spent in GPU steps of its plan
+  double comm_lost_s = 0.0;      ///< wall time computing lost to network slowdown (its run minus its uncontended run)
+  double straggler_lost_s = 0.0; ///< wall time computing lost to slow nodes (failures.slow)
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
   std::uint32_t restart_preemptions = 0; ///< of them, preemptions because a failed job's restart took its nodes

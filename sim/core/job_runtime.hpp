@@ -42,6 +42,7 @@ struct CheckpointState {
   double segment_stop_s = 0.0;    ///< progress at which it stops
   double segment_debt_s = 0.0;    ///< extra wall time in this segment (slowdown of background persists)
   double rate = 1.0;              ///< progress per second of wall time after the debt (below 1: network slowdown)
+  double node_pace = 1.0;         ///< its slowest node's speed (failures.slow): progress runs at rate x node_pace
   double debt_s = 0.0;            ///< slowdown owed to the next segment
   double next_checkpoint_s = 0.0; ///< progress at which the next checkpoint is due
   bool needs_restore = false;     ///< the next launch starts by reading its checkpoint back

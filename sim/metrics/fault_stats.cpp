@@ -49,6 +49,7 @@ void FaultStats::add(const JobRecord& r) {
   t.preemptions += r.preemptions;
   t.restart_preemptions += r.restart_preemptions;
   t.restart_preempted_gpu_s += r.restart_preempted_gpu_s;
+  t.straggler_gpu_s += r.straggler_lost_s * gpus;
   if (job.type == model::JobType::PRETRAIN && r.first_start_s != model::UNKNOWN_TIME_S) {
     t.pretrain_lost_gpu_s += r.lost_gpu_s;
     t.pretrain_work_s += r.work_s;
@@ -103,14 +104,16 @@ std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const
   std::string out = fmt::format(
       R"("fault_tolerance": {{"failures": {}, "failures_by_category": {{{}}}, "gpu_hours_lost": {}, )"
       R"("rollback_gpu_hours": {}, "checkpoint_stall_gpu_hours": {}, "restore_gpu_hours": {}, "checkpoints": {}, )"
-      R"("preemptions": {}, "second_order": {{"preemptions": {}, "gpu_hours_lost": {}}}, "pretrain_jobs": {}, )"
+      R"("preemptions": {}, "second_order": {{"preemptions": {}, "gpu_hours_lost": {}}}, )"
+      R"("straggler_gpu_hours_lost": {}, "pretrain_jobs": {}, )"
       R"("pretrain_gpu_hours_lost": {}, "pretrain_ettr": {}, )"
       R"("other_queue_s": {{"jobs": {}, "mean": {}, "p50": {}, "p90": {}, "p99": {}, "max": {}}}, {}}})",
       total, failures, number(t.lost_gpu_s / SECONDS_PER_HOUR), number(t.rollback_gpu_s / SECONDS_PER_HOUR),
       number(t.stall_gpu_s / SECONDS_PER_HOUR), number(t.restore_gpu_s / SECONDS_PER_HOUR), t.checkpoints,
-      t.preemptions, t.restart_preemptions, number(t.restart_preempted_gpu_s / SECONDS_PER_HOUR), t.pretrain_jobs,
-      number(t.pretrain_lost_gpu_s / SECONDS_PER_HOUR), number(ettr), queue.count, number(queue.mean),
-      number(queue.p50), number(queue.p90), number(queue.p99), number(queue.max),
+      t.preemptions, t.restart_preemptions, number(t.restart_preempted_gpu_s / SECONDS_PER_HOUR),
+      number(t.straggler_gpu_s / SECONDS_PER_HOUR), t.pretrain_jobs, number(t.pretrain_lost_gpu_s / SECONDS_PER_HOUR),
+      number(ettr), queue.count, number(queue.mean), number(queue.p50), number(queue.p90), number(queue.p99),
+      number(queue.max),
       states_.at(c).render() +
           latent_json(c < info.latent_faults.size() ? info.latent_faults[c] : LatentFaultCounts{}));
   double written = c < info.storage_bytes_written.size() ? info.storage_bytes_written[c] : 0.0;

@@ -36,6 +36,7 @@ private:
     std::uint64_t preemptions = 0;
     std::uint64_t restart_preemptions = 0; ///< preemptions for a failed job's restart (second-order)
     double restart_preempted_gpu_s = 0.0;  ///< the GPU time of the work they lost
+    double straggler_gpu_s = 0.0;          ///< GPU time computing lost to slow nodes
     double pretrain_lost_gpu_s = 0.0;      ///< lost_gpu_s of pretraining jobs only
     double pretrain_work_s = 0.0;
     double pretrain_wall_s = 0.0;

@@ -53,6 +53,7 @@ struct JobRecord {
   std::uint32_t preemptions = 0;
   std::uint32_t restart_preemptions = 0;                 ///< of them, because a failed job's restart took its nodes
   double restart_preempted_gpu_s = 0.0;                  ///< GPU time of the work those lost (second-order loss)
+  double straggler_lost_s = 0.0;                         ///< wall time computing lost to slow nodes (failures.slow)
   std::vector<std::uint16_t> failures;                   ///< per failure category (RecorderOptions order)
   FailedAttempts failed_attempts;                        ///< the rows its infrastructure failures cut
   double gpu_busy_s = 0.0;                               ///< GPU-seconds of GPU work in a task plan (evaluation)

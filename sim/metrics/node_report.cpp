@@ -13,7 +13,8 @@ std::string nodes_csv(const std::vector<NodeRecord>& records, const std::vector<
   for (const auto& name : category_names) {
     text += ",failures_" + name;
   }
-  text += ",down_hours,repairs,manual_repairs,unfixed_repairs,quarantines,quarantine_hours,failures_avoided\n";
+  text +=
+      ",down_hours,repairs,manual_repairs,unfixed_repairs,quarantines,quarantine_hours,failures_avoided,slow_periods\n";
   for (const NodeRecord& r : records) {
     text += cluster_names.at(r.cluster) + "," + std::to_string(r.node) + "," + number_text(r.failure_factor) + "," +
             std::to_string(std::accumulate(r.failures.begin(), r.failures.end(), std::uint64_t{0}));
@@ -23,7 +24,7 @@ std::string nodes_csv(const std::vector<NodeRecord>& records, const std::vector<
     text += "," + number_text(r.down_s / model::SECONDS_PER_HOUR) + "," + std::to_string(r.repairs) + "," +
             std::to_string(r.manual_repairs) + "," + std::to_string(r.unfixed) + "," + std::to_string(r.quarantines) +
             "," + number_text(r.quarantine_s / model::SECONDS_PER_HOUR) + "," + std::to_string(r.failures_avoided) +
-            "\n";
+            "," + std::to_string(r.slow_periods) + "\n";
   }
   return text;
 }

@@ -19,11 +19,12 @@ struct NodeRecord {
   std::uint32_t quarantines = 0;    ///< times recovery.quarantine kept it out once repaired
   double quarantine_s = 0.0;
   std::uint32_t failures_avoided = 0; ///< failures drawn while it was quarantined: no job met them
+  std::uint32_t slow_periods = 0;     ///< times it turned slow (failures.slow)
 };
 
 /// nodes.csv: `cluster,node,failure_factor,failures,<one column per category>,down_hours,repairs,
-/// manual_repairs,unfixed_repairs,quarantines,quarantine_hours,failures_avoided`, one row per node in cluster and node
-/// order.
+/// manual_repairs,unfixed_repairs,quarantines,quarantine_hours,failures_avoided,slow_periods`, one row per node in
+/// cluster and node order.
 std::string nodes_csv(const std::vector<NodeRecord>& records, const std::vector<std::string>& cluster_names,
                       const std::vector<std::string>& category_names);
 

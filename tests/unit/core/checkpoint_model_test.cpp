@@ -279,3 +279,28 @@ TEST_CASE("core::checkpoint_model: a rate change while a persist's slowdown is b
   CHECK(b.last<core::SegmentEnded>().first ==
         Approx(1100.0 + debt_s / 2 + debt_s / 2 + (2 * INTERVAL_S - progress_s) / 0.5));
 }
+
+TEST_CASE("core::checkpoint_model: a slow node sets the pace with the network; each is charged its own loss",
+          "[core][checkpoint][slow]") {
+  Bench b(false);
+  core::JobRuntime& job = b.job();
+  b.model.resume(b.id, job);
+  b.timer.set_now(400.0);
+  b.model.set_node_pace(b.id, job, 0.5); // a straggler: half speed 400 s in
+  CHECK(job.checkpoint.progress_s == 400.0);
+  CHECK(b.last<core::SegmentEnded>().first == Approx(400.0 + 600.0 / 0.5));
+
+  b.timer.set_now(1000.0);
+  b.model.set_progress_rate(b.id, job, 0.5); // the network halves it too: 0.25 in all
+  CHECK(job.checkpoint.progress_s == Approx(700.0));
+  CHECK(job.accounting.straggler_lost_s == Approx(300.0));
+  CHECK(job.accounting.comm_lost_s == 0.0);
+  CHECK(b.last<core::SegmentEnded>().first == Approx(1000.0 + 300.0 / 0.25));
+
+  b.timer.set_now(1400.0);
+  b.model.set_node_pace(b.id, job, 1.0); // 400 s at 0.25: 100 s of progress, 300 s lost
+  CHECK(job.checkpoint.progress_s == Approx(800.0));
+  CHECK(job.accounting.comm_lost_s == Approx(200.0));      // the network's half of the 400 s
+  CHECK(job.accounting.straggler_lost_s == Approx(400.0)); // 300 + the other 100
+  CHECK(b.last<core::SegmentEnded>().first == Approx(1400.0 + 200.0 / 0.5));
+}

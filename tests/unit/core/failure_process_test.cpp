@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -320,4 +321,52 @@ TEST_CASE("core::failure_process: a health check finds latent faults, each with 
   CHECK(blind.timer.count<core::TracedFailure>() == 0);
   blind.failures.job_lands(model::ClusterId{0}, 3);
   CHECK(blind.timer.count<core::TracedFailure>() == 1);
+}
+
+TEST_CASE("core::failure_process: a Weibull hazard keeps the node's mean and reshapes the same draws",
+          "[core][failures]") {
+  Bench plain(two_categories(true));
+  plain.failures.start({});
+  constexpr double SHAPE = 0.5;
+  config::FailureConfig weibull = two_categories(true);
+  weibull.hazard.shape = SHAPE;
+  Bench shaped(weibull);
+  shaped.failures.start({});
+  // Exponential: t = -m ln U. Weibull of mean m: t = s (-ln U)^(1/k), s = m / Gamma(1 + 1/k) = m / 2 at k = 0.5.
+  double mean_s = 1.0 / ((10.0 + 30.0) / 86400.0);
+  std::vector<double> a = first_draws(plain.timer);
+  std::vector<double> b = first_draws(shaped.timer);
+  for (std::size_t n = 0; n < a.size(); ++n) {
+    CHECK(b[n] == Approx(mean_s / 2.0 * std::pow(a[n] / mean_s, 1.0 / SHAPE)).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("core::failure_process: a group failure takes its nodes down together, each job once, one repair",
+          "[core][failures]") {
+  config::FailureConfig c = two_categories(true);
+  c.group.size = 2;
+  c.group.rate_per_1000_group_days = 1.0;
+  c.group.category_index = 1; // nvlink
+  c.group.repair = model::Distribution::fixed(7200.0);
+  Bench b(c);
+  b.failures.start({});
+  REQUIRE(b.timer.count<core::GroupFailed>() == 2); // nodes 0-1 and 2-3
+  b.timer.set_now(50.0);
+  b.failures.on(core::GroupFailed{model::ClusterId{0}, 1});
+  CHECK(b.hooks.calls == std::vector<std::string>{"switch 2 cat 1", "switch 3 cat 1"});
+  CHECK(b.nodes.is_down(model::ClusterId{0}, 2));
+  CHECK(b.nodes.is_down(model::ClusterId{0}, 3));
+  CHECK_FALSE(b.nodes.is_down(model::ClusterId{0}, 1));
+  std::vector<double> repairs;
+  for (const auto& s : b.timer.scheduled) {
+    if (std::holds_alternative<core::NodeRepaired>(s.event)) {
+      repairs.push_back(s.time_s);
+    }
+  }
+  CHECK(repairs == std::vector<double>{50.0 + 7200.0, 50.0 + 7200.0});
+  auto records = b.failures.node_records(50.0);
+  CHECK(records[2].failures[1] == 1);
+  CHECK(records[3].failures[1] == 1);
+  CHECK(records[1].failures[1] == 0);
+  CHECK(b.timer.count<core::GroupFailed>() == 3); // the group's next failure
 }
