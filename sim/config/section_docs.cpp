@@ -1,0 +1,29 @@
+#include "sim/config/section_docs.hpp"
+
+#include "sim/config/faults.hpp"
+
+namespace acme::config {
+
+std::vector<SectionDoc> section_docs() {
+  return {
+      {"failures.repair",
+       "the repair pipeline: automatic repair, escalation to a person, repairs that leave the fault (assumptions)",
+       RepairConfig::table().docs()},
+      {"failures.hazard",
+       "the law of a node's time between failures: a Weibull renewal process at the node's mean rate",
+       HazardConfig::table().docs()},
+      {"failures.slow", "fail-slow nodes: a job computes at its slowest node's pace (off by default)",
+       SlowConfig::table().docs()},
+      {"failures.group",
+       "failures that take a group of consecutive nodes at once, a rack or power domain (off by "
+       "default)",
+       GroupFailureConfig::table().docs()},
+      {"recovery.quarantine", "the lemon-node rule: a node that fails repeatedly stays out once repaired (Meta RSC)",
+       QuarantineConfig::table().docs()},
+      {"recovery.hosts",
+       "where a restart's replacement nodes come from once the warm standbys (recovery.spare_nodes) are spent",
+       HostsConfig::table().docs()},
+  };
+}
+
+} // namespace acme::config
