@@ -75,13 +75,19 @@ struct HazardConfig {
 /// `failures.slow:` fail-slow nodes, off by default (data/ holds no figure of them: every value is an
 /// assumption). Each node turns slow at `rate_per_1000_node_days` (its own random stream), computes at
 /// `speed` of its pace for `duration`, then recovers; a job computes at the pace of its slowest node
-/// (synchronous training waits for its straggler), and the wall time it loses is reported.
+/// (synchronous training waits for its straggler), and the wall time it loses is reported. With
+/// `evict_after_s` > 0, a slow node that has run a job that long is evicted: it goes out of service for the
+/// rest of its slow period as a failure of the category "slow" (added to the categories, rate 0), and its
+/// jobs fail and recover without it as their recovery policy says.
 struct SlowConfig {
   double rate_per_1000_node_days = 0.0;
   double speed = 0.5;
   model::Distribution duration{model::Distribution::Kind::LOGNORMAL, 6 * 3600.0, 1.0};
+  double evict_after_s = 0.0;       ///< 0: never evicted
+  std::uint32_t category_index = 0; ///< of "slow" among the node categories, when evicting
 
   bool enabled() const { return rate_per_1000_node_days > 0.0; }
+  bool evicts() const { return enabled() && evict_after_s > 0.0; }
   static const ParamTable<SlowConfig>& table();
 };
 
@@ -216,6 +222,8 @@ struct FaultConfig {
 
 /// Parses the `failures`, `checkpoint`, `preemption` and `recovery` sections of `root` (all optional).
 FaultConfig parse_fault_config(const Node& root);
+/// The node category `group.category` names (its index into g), or a located error listing `categories`.
+void resolve_group_category(const Node& group, GroupFailureConfig& g, const std::vector<FailureCategoryConfig>& cats);
 /// Parses the `recovery` section (optional): sim/config/schema_recovery.cpp.
 RecoveryConfig parse_recovery(const Node& node);
 

@@ -88,6 +88,12 @@ struct NodeSlowed {
   std::uint32_t node = 0;
   std::uint32_t generation = 0;
 };
+/// A slow node's straggling is noticed (failures.slow.evict_after): evicted if it runs a job.
+struct SlowNoticed {
+  model::ClusterId cluster{};
+  std::uint32_t node = 0;
+  std::uint32_t generation = 0; ///< of its slow period's onset
+};
 /// A slow node computes at full speed again.
 struct NodeSpedUp {
   model::ClusterId cluster{};
@@ -139,6 +145,6 @@ struct PolicyWakeup {
 using EngineEvent = std::variant<JobLaunched, SegmentEnded, StallEnded, StepEnded, JobRecovered, HangNoticed,
                                  TransferDone, FlowRatesChanged, NodeFailed, NodeRepaired, LeafFailed, LeafRepaired,
                                  TracedFailure, SpineLinkFailed, SpineLinkRepaired, NodeBooted, PowerCheck,
-                                 PolicyWakeup, HealthCheck, NodeSlowed, NodeSpedUp, GroupFailed>;
+                                 PolicyWakeup, HealthCheck, NodeSlowed, NodeSpedUp, GroupFailed, SlowNoticed>;
 
 } // namespace acme::core

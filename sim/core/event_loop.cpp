@@ -187,7 +187,10 @@ void EventLoop::start_slow_nodes() {
   }
   slow_ = std::make_unique<SlowNodes>(
       failures.slow, table_, queue_, slow_rng_,
-      [this](model::JobId id, JobRuntime& job, double pace) { checkpoint_.set_node_pace(id, job, pace); });
+      [this](model::JobId id, JobRuntime& job, double pace) { checkpoint_.set_node_pace(id, job, pace); },
+      [this](model::ClusterId cluster, std::uint32_t node, double remaining_s) {
+        failures_.evict_slow(cluster, node, remaining_s);
+      });
   checkpoint_.attach_slow_nodes(slow_.get());
   slow_->start();
 }

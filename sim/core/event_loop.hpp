@@ -96,6 +96,7 @@ private:
   void on(const TracedFailure& e);
   void on(const HealthCheck& e);
   void on(const NodeSlowed& e) { slow_->on(e); }
+  void on(const SlowNoticed& e) { slow_->on(e); }
   void on(const GroupFailed& e) { failures_.on(e); }
   void on(const NodeSpedUp& e) { slow_->on(e); }
   void on(const NodeBooted& e);

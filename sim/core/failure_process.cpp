@@ -117,6 +117,9 @@ std::uint32_t FailureProcess::draw_category(model::ClusterId cluster) {
       break;
     }
   }
+  while (category > 0 && config_.categories[category].rate_per_node_day <= 0.0) {
+    --category; // rounding fell through to a category that is never drawn (e.g. "slow")
+  }
   return category;
 }
 

@@ -63,6 +63,11 @@ public:
   void on(const NodeRepaired& event);
   void on(const LeafFailed& event);
   void on(const LeafRepaired& event);
+  /// A slow node is evicted (failures.slow.evict_after): it fails as the "slow" category, its jobs with
+  /// it, and is back after `remaining_s` (the rest of its slow period).
+  void evict_slow(model::ClusterId cluster, std::uint32_t node, double remaining_s) {
+    fail_node(cluster, node, config_.slow.category_index, remaining_s);
+  }
   /// GroupFailed: the group's nodes fail together (each job on them once), one repair draw for all.
   void on(const GroupFailed& event);
   void on(const TracedFailure& event);

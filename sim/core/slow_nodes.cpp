@@ -11,15 +11,17 @@ constexpr double PER_THOUSAND = 1000.0;
 } // namespace
 
 SlowNodes::SlowNodes(const config::SlowConfig& config, JobTable& table, TimerService& timer, model::ClusterRngs& rng,
-                     PaceSink sink)
+                     PaceSink sink, EvictSink evict)
     : config_(config)
     , table_(table)
     , timer_(timer)
     , rng_(rng)
-    , sink_(std::move(sink)) {
+    , sink_(std::move(sink))
+    , evict_(std::move(evict)) {
   for (const auto& c : table_.clusters) {
     std::uint32_t nodes = c.view.shape().nodes;
     speed_.emplace_back(nodes, 1.0);
+    until_s_.emplace_back(nodes, 0.0);
     periods_.emplace_back(nodes, 0);
     generation_.emplace_back(nodes, 0);
   }
@@ -52,9 +54,26 @@ void SlowNodes::on(const NodeSlowed& event) {
   ++generation_[c][event.node]; // one onset per draw
   speed_[c][event.node] = config_.speed;
   ++periods_[c][event.node];
-  timer_.schedule(timer_.now_s() + config_.duration.sample(rng_.of(event.cluster)),
-                  NodeSpedUp{event.cluster, event.node});
+  until_s_[c][event.node] = timer_.now_s() + config_.duration.sample(rng_.of(event.cluster));
+  timer_.schedule(until_s_[c][event.node], NodeSpedUp{event.cluster, event.node});
+  if (config_.evicts() && evict_) {
+    timer_.schedule(timer_.now_s() + config_.evict_after_s,
+                    SlowNoticed{event.cluster, event.node, generation_[c][event.node]});
+  }
   repace_jobs_on(event.cluster, event.node);
+}
+
+void SlowNodes::on(const SlowNoticed& event) {
+  auto c = model::to_index(event.cluster);
+  if (generation_[c][event.node] != event.generation || timer_.now_s() >= until_s_[c][event.node]) {
+    return; // its slow period ended meanwhile
+  }
+  if (table_.cluster(event.cluster).jobs_on_node[event.node].empty()) {
+    // Idle: it slows nobody down now; a job landing later gets it noticed after another evict_after.
+    timer_.schedule(timer_.now_s() + config_.evict_after_s, event);
+    return;
+  }
+  evict_(event.cluster, event.node, until_s_[c][event.node] - timer_.now_s());
 }
 
 void SlowNodes::on(const NodeSpedUp& event) {
