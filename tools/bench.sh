@@ -8,7 +8,8 @@
 #      with easy_backfill (long queues after evaluation batches) and with the Acme-like
 #      policies of configs/acme.yaml (priority + pretraining reservation + EASY; Kubernetes-like quotas)
 #   4. the full model on the 183-day synthetic workload: failures, async 30-minute checkpoints through the
-#      contended storage, automatic recovery, decoupled evaluation of every checkpoint's batch
+#      contended storage, automatic recovery, decoupled evaluation of every checkpoint's batch; resilience
+#      at scale: one 4,096-node job, failures on vs off, a year of a 16,384-node fleet-like cluster
 #   5. cost against workload size at a fixed load (2, 18 and 183 days of the synthetic workload)
 #   6. training traffic: the default config with network.model fluid vs none, and a 1,000-node cluster
 #      with ~200 concurrent multi-node jobs (fluid vs none)
@@ -126,6 +127,11 @@ measure "  the default config with failures off" "$SIM" run configs/acme.yaml -o
   --set failures.enabled=false --quiet
 ratio=$(awk -v f="$fail_user" -v n="$user" 'BEGIN { printf "%.2f", (n > 0 ? f / n : 0) }')
 echo "    failures on / off: ${ratio}x user time (target: <= 1.3x)"
+python3 tools/bench_fleet_trace.py "$WORK/fleet_year.csv" >/dev/null
+measure "  a year of a 16,384-node cluster, ~7,200 jobs a day, failures on" "$SIM" run \
+  configs/bench/fleet_year.yaml -o "$WORK/fleet_year" --set "workload.path=$PWD/$WORK/fleet_year.csv" --quiet
+echo "  $(grep -o '"jobs": [0-9]*' "$WORK/fleet_year/summary.json" | head -1), \
+$(grep -o '"failures": [0-9]*' "$WORK/fleet_year/summary.json" | head -1); target: <= 60 s on one core"
 
 echo "cost against workload size at the same load (default policies, synthetic workload of 2, 18 and 183 days):"
 for days in 2 18 183; do
