@@ -18,6 +18,9 @@ int cmd_export(std::vector<std::string> args);
 /// `acme-sim validate workload ARGS` (the subject's own arguments, after cmd_validate took its own).
 int cmd_validate_workload(std::vector<std::string> args);
 
+/// "acme-sim VERSION (commit HASH)": what `acme-sim --version` prints (generated at build time).
+std::string version_text();
+
 /// The default config compiled into the binary (configs/acme.yaml).
 const std::string& embedded_default_config();
 

@@ -24,7 +24,7 @@ usage: acme-sim <command> [options]
 
 commands:
   run [CONFIG]   simulate a datacenter (default: the embedded configs/acme.yaml)
-  list           registered policies with their parameters and defaults
+  list           registered policies and parameter-table config sections, with their defaults
   gen [CONFIG]   write the config's workload (e.g. the synthetic Acme workload) as AcmeTrace files
   sweep STUDY    run a what-if study (grid x zip x seeds) in parallel, resumable, shardable
   merge DIR...   combine the folders of a sharded sweep into one study folder
@@ -32,6 +32,8 @@ commands:
   report DIR     one self-contained HTML page (tables, SVG plots) of a run or a study
   export RUN     a run's jobs as AcmeTrace job traces (trace_seren.csv, trace_kalos.csv)
   validate SUBJ  fidelity checks against closed forms and the paper (see acme-sim validate --help)
+
+  --version      the version and the git commit it was built from ("+changes": with local edits)
 
 global options (any command):
   --log SPEC     log to stderr: LEVEL for every category or CATEGORY=LEVEL, comma-separated, repeatable;
@@ -118,6 +120,10 @@ int main(int argc, char** argv) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
     std::fputs(USAGE, args.empty() ? stderr : stdout);
     return args.empty() ? EXIT_BAD_INPUT : 0;
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    std::printf("%s\n", acme::cli::version_text().c_str());
+    return 0;
   }
   std::string command = args[0];
   args.erase(args.begin());
