@@ -29,6 +29,7 @@ struct FailureCategoryConfig {
 struct NodeFactorConfig {
   double lemon_share = 0.0;  ///< share of a cluster's nodes that are lemons (rounded to whole nodes)
   double lemon_factor = 1.0; ///< a lemon's rate over the base rate (>= 1)
+  static const ParamTable<NodeFactorConfig>& table();
 
   /// The mean factor over a cluster's nodes (1 - s + s·k): what a policy that cannot tell nodes apart sees.
   double mean_factor() const { return 1.0 - lemon_share + lemon_share * lemon_factor; }
@@ -41,6 +42,7 @@ struct HealthCheckConfig {
   double interval_s = 0.0;
   double duration_s = 0.0;
   double coverage = 1.0;
+  static const ParamTable<HealthCheckConfig>& table();
 };
 
 /// `failures.repair:` what a failed node goes through before it is back in service. The automatic repair
@@ -174,9 +176,11 @@ struct CheckpointConfig {
 
 /// `preemption:` — what preempting a running job costs.
 struct PreemptionConfig {
-  bool save_on_preempt = true;          ///< write a checkpoint before releasing (else lose work since the last)
-  model::Distribution fallback_save;    ///< save cost of jobs without a checkpoint model
-  model::Distribution fallback_restore; ///< restore cost of jobs without a checkpoint model
+  bool save_on_preempt = true; ///< write a checkpoint before releasing (else lose work since the last)
+  /// Save and restore costs of jobs without a checkpoint model (assumption: a minute each).
+  model::Distribution fallback_save = model::Distribution::fixed(60.0);
+  model::Distribution fallback_restore = model::Distribution::fixed(60.0);
+  static const ParamTable<PreemptionConfig>& table();
 };
 
 /// `recovery.quarantine:` the lemon-node rule (Meta RSC, HPCA'25: isolating nodes that fail repeatedly cut

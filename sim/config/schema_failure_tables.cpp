@@ -1,5 +1,6 @@
 // The failure sections declared in parameter tables (failures.repair, hazard, slow, group): their keys,
 // bounds, defaults and documentation, which parse them and generate docs/config_reference.md.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,45 @@ const ParamTable<GroupFailureConfig>& GroupFailureConfig::table() {
       Param<P>{"category", "the node category its nodes fail with (one of failures.categories)",
                [](const Node& v, P& p) { p.category = v.as_string(); }, [](const P& p) { return p.category; }},
       distribution_param("repair", &P::repair, "time until the group is back (assumption: 4 hours median)")};
+  return t;
+}
+
+const ParamTable<NodeFactorConfig>& NodeFactorConfig::table() {
+  using P = NodeFactorConfig;
+  static const ParamTable<P> t{
+      number_param("lemon_share", &P::lemon_share,
+                   "share of each cluster's nodes that are lemons (round(share x nodes), drawn from the seed)",
+                   Bounds::share()),
+      // At most 1,000: a node failing that much more often than the rest fails within hours of any repair.
+      number_param("lemon_factor", &P::lemon_factor, "a lemon's failure rate over the base rate (Meta RSC's lemons)",
+                   Bounds{1.0, 1000.0})};
+  return t;
+}
+
+const ParamTable<HealthCheckConfig>& HealthCheckConfig::table() {
+  using P = HealthCheckConfig;
+  static const ParamTable<P> t =
+      ParamTable<P>{duration_param("interval", &P::interval_s,
+                                   "time between checks of each cluster's latent faults (required)",
+                                   Bounds{60.0, std::numeric_limits<double>::max()}),
+                    duration_param("duration", &P::duration_s, "time from a check's start until a found node goes out"),
+                    number_param("coverage", &P::coverage, "share of latent faults a check finds", Bounds::share())}
+          .check([](const Node& node, const P&) {
+            if (node.is_map() && !node["interval"].is_defined()) {
+              node.fail("missing key \"interval\": the time between checks, e.g. 6h");
+            }
+          });
+  return t;
+}
+
+const ParamTable<PreemptionConfig>& PreemptionConfig::table() {
+  using P = PreemptionConfig;
+  static const ParamTable<P> t{
+      flag_param("save_on_preempt", &P::save_on_preempt,
+                 "a preempted job writes a checkpoint before it releases its GPUs (else it loses its work since the "
+                 "last)"),
+      distribution_param("fallback_save", &P::fallback_save, "save cost of a job without a checkpoint model"),
+      distribution_param("fallback_restore", &P::fallback_restore, "restore cost of a job without a checkpoint model")};
   return t;
 }
 

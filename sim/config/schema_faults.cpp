@@ -47,32 +47,19 @@ constexpr double LEAF_PER_1000_SWITCH_DAYS = 0.3;
 constexpr double LEAF_REPAIR_MEDIAN_S = 4 * HOUR;
 constexpr double SPINE_LINK_REPAIR_MEDIAN_S = 2 * HOUR; // assumption: a cable or transceiver swap
 constexpr double OPERATOR_RETURN_MEDIAN_S = 8 * HOUR;   // assumption: next working shift
-constexpr double FALLBACK_SAVE_S = 60.0;                // assumption for jobs without a checkpoint model
-constexpr double FALLBACK_RESTORE_S = 60.0;
 
 model::Distribution lognormal(double median_s) {
   return model::Distribution{model::Distribution::Kind::LOGNORMAL, median_s, REPAIR_SIGMA};
 }
 
-/// `failures.health_check: {interval, duration, coverage}` (assumptions of the user's: no default check).
-HealthCheckConfig parse_health_check(const Node& node) {
-  HealthCheckConfig h;
+/// A section declared in a parameter table (absent: the table's defaults).
+template <class P>
+P parse_section(const Node& node, const ParamTable<P>& table) {
   if (!node.is_defined()) {
-    return h;
+    return P{};
   }
-  node.expect_keys({"interval", "duration", "coverage"});
-  h.interval_s = node["interval"].as_duration_s();
-  if (h.interval_s < model::SECONDS_PER_MINUTE) {
-    node["interval"].fail("expected a duration of at least 1min such as \"6h\"");
-  }
-  h.duration_s = node.get_or("duration", 0.0, &Node::as_duration_s);
-  if (h.duration_s < 0.0) {
-    node["duration"].fail("expected a duration >= 0 such as \"10min\"");
-  }
-  if (Node coverage = node["coverage"]; coverage.is_defined()) {
-    h.coverage = coverage.as_double_in(0.0, 1.0, "a share in [0, 1]");
-  }
-  return h;
+  node.expect_map();
+  return table.parse(node, P{}, false);
 }
 
 /// Evicted slow nodes fail as the category "slow" (declared by the user, or added at rate 0).
@@ -134,25 +121,6 @@ void check_new_category(const Node& categories, const std::string& name,
   }
 }
 
-// The largest lemon factor accepted: a node failing 1,000 times as often as the rest is already one that
-// fails within hours of any repair at today's rates.
-constexpr double MAX_LEMON_FACTOR = 1000.0;
-
-NodeFactorConfig parse_node_factor(const Node& node) {
-  NodeFactorConfig f;
-  if (!node.is_defined()) {
-    return f;
-  }
-  node.expect_keys({"lemon_share", "lemon_factor"});
-  if (Node share = node["lemon_share"]; share.is_defined()) {
-    f.lemon_share = share.as_double_in(0.0, 1.0, "a share of nodes in [0, 1]");
-  }
-  if (Node factor = node["lemon_factor"]; factor.is_defined()) {
-    f.lemon_factor = factor.as_double_in(1.0, MAX_LEMON_FACTOR, "a factor in [1, 1000] over the base rate");
-  }
-  return f;
-}
-
 FailureConfig parse_failures(const Node& node) {
   FailureConfig f;
   for (const auto& d : DEFAULT_CATEGORIES) {
@@ -185,7 +153,7 @@ FailureConfig parse_failures(const Node& node) {
       }
     }
   }
-  f.node_factor = parse_node_factor(node["node_factor"]);
+  f.node_factor = parse_section(node["node_factor"], NodeFactorConfig::table());
   if (Node leaf = node["leaf_switch"]; leaf.is_defined()) {
     leaf.expect_keys({"rate_per_1000_switch_days", "repair"});
     if (Node rate = leaf["rate_per_1000_switch_days"]; rate.is_defined()) {
@@ -209,7 +177,7 @@ FailureConfig parse_failures(const Node& node) {
   f.during_restart = node.get_or("during_restart", true, &Node::as_bool);
   f.lose_work = node.get_or("lose_work", true, &Node::as_bool);
   f.latent_when_idle = node.get_or("latent_when_idle", false, &Node::as_bool);
-  f.health_check = parse_health_check(node["health_check"]);
+  f.health_check = parse_section(node["health_check"], HealthCheckConfig::table());
   if (Node repair = node["repair"]; repair.is_defined()) {
     repair.expect_map();
     f.repair = RepairConfig::table().parse(repair, f.repair, false);
@@ -265,22 +233,6 @@ CheckpointConfig parse_checkpoint(const Node& node) {
   c.gpus_per_pcie_switch = node.get_or("gpus_per_pcie_switch", 2u, &Node::as_count);
   c.applies_to = parse_job_types(node["applies_to"], c.applies_to);
   return c;
-}
-
-PreemptionConfig parse_preemption(const Node& node) {
-  PreemptionConfig p{true, model::Distribution::fixed(FALLBACK_SAVE_S), model::Distribution::fixed(FALLBACK_RESTORE_S)};
-  if (!node.is_defined()) {
-    return p;
-  }
-  node.expect_keys({"save_on_preempt", "fallback_save", "fallback_restore"});
-  p.save_on_preempt = node.get_or("save_on_preempt", true, &Node::as_bool);
-  if (Node s = node["fallback_save"]; s.is_defined()) {
-    p.fallback_save = parse_duration_distribution(s);
-  }
-  if (Node r = node["fallback_restore"]; r.is_defined()) {
-    p.fallback_restore = parse_duration_distribution(r);
-  }
-  return p;
 }
 
 } // namespace
@@ -339,7 +291,7 @@ bool RecoveryConfig::applies(model::JobType type) const {
 
 FaultConfig parse_fault_config(const Node& root) {
   return FaultConfig{parse_failures(root["failures"]), parse_checkpoint(root["checkpoint"]),
-                     parse_preemption(root["preemption"]), parse_recovery(root["recovery"])};
+                     parse_section(root["preemption"], PreemptionConfig::table()), parse_recovery(root["recovery"])};
 }
 
 } // namespace acme::config

@@ -6,6 +6,11 @@ namespace acme::config {
 
 std::vector<SectionDoc> section_docs() {
   return {
+      {"failures.node_factor", "nodes that fail more often than the rest: a share of lemon nodes at k times the rate",
+       NodeFactorConfig::table().docs()},
+      {"failures.health_check",
+       "a periodic check of the idle nodes that finds latent faults (off unless given; assumptions)",
+       HealthCheckConfig::table().docs()},
       {"failures.repair",
        "the repair pipeline: automatic repair, escalation to a person, repairs that leave the fault (assumptions)",
        RepairConfig::table().docs()},
@@ -18,6 +23,7 @@ std::vector<SectionDoc> section_docs() {
        "failures that take a group of consecutive nodes at once, a rack or power domain (off by "
        "default)",
        GroupFailureConfig::table().docs()},
+      {"preemption", "what preempting a running job costs", PreemptionConfig::table().docs()},
       {"recovery.quarantine", "the lemon-node rule: a node that fails repeatedly stays out once repaired (Meta RSC)",
        QuarantineConfig::table().docs()},
       {"recovery.hosts",
