@@ -14,8 +14,11 @@ COLUMN_TITLES = {
     "running_jobs": "running jobs",
     "up_nodes": "nodes up",
 }
+# GPU hours by cause (summary.json fault_tolerance; "a.b" reads a nested key): lost to failures, of which
+# rolled back; checkpoint stalls and restores; slow nodes; other jobs' work lost to restarts that preempted them.
 FAULT_HOURS = [("gpu_hours_lost", "lost"), ("rollback_gpu_hours", "rollback"),
-               ("checkpoint_stall_gpu_hours", "checkpoint stall"), ("restore_gpu_hours", "restore")]
+               ("checkpoint_stall_gpu_hours", "ckpt stall"), ("restore_gpu_hours", "restore"),
+               ("straggler_gpu_hours_lost", "slow nodes"), ("second_order.gpu_hours_lost", "preempted")]
 
 
 def series_columns(source, cluster):
@@ -87,12 +90,15 @@ def time_axis(ax, zone):
 
 
 def fault_values(source, cluster, field, key=None):
-    """Per setting: (median, low, high) over seeds of fault_tolerance[field] (or [field][key])."""
+    """Per setting: (median, low, high) over seeds of fault_tolerance[field] (or [field][key]); a dotted
+    field ("second_order.gpu_hours_lost") reads a nested key."""
     out = []
     for s in source.settings:
         values = []
         for r in s.runs:
-            node = r.summary.get("clusters", {}).get(cluster, {}).get("fault_tolerance", {}).get(field)
+            node = r.summary.get("clusters", {}).get(cluster, {}).get("fault_tolerance", {})
+            for part in field.split("."):
+                node = node.get(part) if isinstance(node, dict) else None
             node = node.get(key) if isinstance(node, dict) and key is not None else node
             if isinstance(node, (int, float)):
                 values.append(float(node))
@@ -117,7 +123,8 @@ def bars(ax, source, names, values_of):
 
 def failures_figure(source):
     """Per cluster: failures by category (when any) and the GPU hours lost, rolled back, stalled for
-    checkpoints and spent restoring (failures and preemptions); None when no run has any of these."""
+    checkpoints, spent restoring (failures and preemptions), lost to slow nodes and lost by jobs a restart
+    preempted; None when no run has any of these."""
     panels = []
     for cluster in source.clusters():
         categories = sorted({k for s in source.settings for r in s.runs for k, v in r.summary["clusters"].get(
@@ -139,7 +146,7 @@ def failures_figure(source):
             ax.set_ylabel("failures")
         else:
             handles.update(bars(ax, source, names, lambda f, c=cluster: fault_values(source, c, f)))
-            ax.set_xticklabels([name for _, name in FAULT_HOURS], rotation=30, ha="right")
+            ax.set_xticklabels([name for _, name in FAULT_HOURS], rotation=45, ha="right")
             ax.set_title(style.plain(f"{cluster}: GPU hours lost or spent on recovery"))
             ax.set_ylabel("GPU hours")
     if len(source.settings) > 1:
