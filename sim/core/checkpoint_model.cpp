@@ -149,9 +149,14 @@ void CheckpointModel::begin_compute(model::JobId id, JobRuntime& job) {
   const model::JobSpec& spec = table_.entry(id, job).spec;
   CheckpointState& c = job.checkpoint;
   if (job.failed_at_s >= 0.0) {
-    // Downtime of a failure: every GPU of the job idle from the failure until it computes again.
+    // Downtime of a failure: every GPU of the job idle from the failure until it computes again, split
+    // into its detection (until the recovery steps end) and its restart (new hosts, queue, restore).
+    double detected_s = job.recovered_at_s >= job.failed_at_s ? job.recovered_at_s : now_s;
     job.accounting.lost_gpu_s += spec.gpu_share() * (now_s - job.failed_at_s);
+    job.accounting.detection_gpu_s += spec.gpu_share() * (detected_s - job.failed_at_s);
+    job.accounting.restart_gpu_s += spec.gpu_share() * (now_s - detected_s);
     job.failed_at_s = -1.0;
+    job.recovered_at_s = -1.0;
   }
   c.needs_restore = false;
   if (slow_ != nullptr) {

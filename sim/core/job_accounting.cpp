@@ -69,6 +69,8 @@ metrics::JobRecord make_job_record(const model::JobEntry& entry, const JobRuntim
   r.restart_preemptions = a.restart_preemptions;
   r.restart_preempted_gpu_s = a.restart_preempted_gpu_s;
   r.straggler_lost_s = a.straggler_lost_s;
+  r.detection_gpu_s = a.detection_gpu_s;
+  r.restart_gpu_s = a.restart_gpu_s;
   r.failures = a.failures;
   r.failed_attempts = a.failed_attempts;
   r.gpu_busy_s = a.gpu_busy_s;

@@ -26,6 +26,8 @@ struct JobAccounting {
   double gpu_busy_s = 0.0;       ///< GPU-seconds spent in GPU steps of its plan
   double comm_lost_s = 0.0;      ///< wall time computing lost to network slowdown (its run minus its uncontended run)
   double straggler_lost_s = 0.0; ///< wall time computing lost to slow nodes (failures.slow)
+  double detection_gpu_s = 0.0;  ///< of lost_gpu_s: from each failure until its recovery steps ended
+  double restart_gpu_s = 0.0;    ///< of lost_gpu_s: from then until it computed again
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
   std::uint32_t restart_preemptions = 0; ///< of them, preemptions because a failed job's restart took its nodes

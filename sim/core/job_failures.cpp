@@ -65,6 +65,7 @@ void JobLifecycle::fail(model::JobId id, JobRuntime& job, std::uint32_t category
   cancel_transfers(job);
   parts_.checkpoint->roll_back(job, spec.gpu_share());
   job.failed_at_s = timer_.now_s();
+  job.recovered_at_s = -1.0;
   std::size_t categories = faults_.failures.categories.size();
   if (!parts_.recovery->applies(spec)) {
     job.accounting.failed_attempts.end_category = static_cast<std::int32_t>(category);

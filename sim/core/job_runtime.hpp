@@ -124,7 +124,8 @@ struct JobRuntime {
   std::uint32_t leaves = 0;    ///< leaf switches they span
   double allocated_gpus = 0.0; ///< GPUs held in the current attempt (a fractional job: its share)
   double allocated_since_s = 0.0;
-  double failed_at_s = -1.0;                   ///< last failure, until computation resumes
+  double failed_at_s = -1.0;    ///< last failure, until computation resumes
+  double recovered_at_s = -1.0; ///< when its recovery steps (detection, diagnosis, isolation) ended, until it resumes
   std::uint32_t failures_without_progress = 0; ///< failures in a row that found no newer checkpoint
   double persisted_at_last_failure_s = -1.0;   ///< persisted progress the last failure rolled back to
   double pods_bound_s = -1.0;   ///< from start_job to its launch: pods bound, image pull begins (< 0: none)

@@ -97,6 +97,9 @@ void Recovery::on_hang_noticed(model::JobId id, JobRuntime& job, double requeue_
 }
 
 void Recovery::on_recovered(model::JobId id, JobRuntime& job) {
+  if (job.recovered_at_s < 0.0) {
+    job.recovered_at_s = timer_.now_s(); // the recovery steps are done; what follows is the restart
+  }
   if (job.stage != JobStage::RECOVERING && job.stage != JobStage::SELECTING_HOSTS) {
     control_.requeue(id);
     return;

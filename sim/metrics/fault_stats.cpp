@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/metrics/recorder.hpp"
 #include "sim/metrics/stats.hpp"
 #include "sim/model/text_escape.hpp"
@@ -50,6 +52,9 @@ void FaultStats::add(const JobRecord& r) {
   t.restart_preemptions += r.restart_preemptions;
   t.restart_preempted_gpu_s += r.restart_preempted_gpu_s;
   t.straggler_gpu_s += r.straggler_lost_s * gpus;
+  t.detection_gpu_s += r.detection_gpu_s;
+  t.restart_gpu_s += r.restart_gpu_s;
+  t.failure_rollback_gpu_s += std::max(0.0, r.lost_gpu_s - r.detection_gpu_s - r.restart_gpu_s);
   if (job.type == model::JobType::PRETRAIN && r.first_start_s != model::UNKNOWN_TIME_S) {
     t.pretrain_lost_gpu_s += r.lost_gpu_s;
     t.pretrain_work_s += r.work_s;
@@ -90,6 +95,15 @@ std::string FaultStats::failures_text(const std::vector<std::uint16_t>& failures
   return out;
 }
 
+std::string FaultStats::lost_by_cause(const Totals& t) {
+  auto hours = [](double gpu_s) { return number(gpu_s / SECONDS_PER_HOUR); };
+  return fmt::format(
+      R"("lost_by_cause_gpu_hours": {{"rollback": {}, "detection": {}, "restart": {}, "stragglers": {}, )"
+      R"("second_order": {}}})",
+      hours(t.failure_rollback_gpu_s), hours(t.detection_gpu_s), hours(t.restart_gpu_s), hours(t.straggler_gpu_s),
+      hours(t.restart_preempted_gpu_s));
+}
+
 std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const {
   const Totals& t = totals_.at(c);
   std::string failures;
@@ -105,15 +119,15 @@ std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const
       R"("fault_tolerance": {{"failures": {}, "failures_by_category": {{{}}}, "gpu_hours_lost": {}, )"
       R"("rollback_gpu_hours": {}, "checkpoint_stall_gpu_hours": {}, "restore_gpu_hours": {}, "checkpoints": {}, )"
       R"("preemptions": {}, "second_order": {{"preemptions": {}, "gpu_hours_lost": {}}}, )"
-      R"("straggler_gpu_hours_lost": {}, "pretrain_jobs": {}, )"
+      R"("straggler_gpu_hours_lost": {}, {}, "pretrain_jobs": {}, )"
       R"("pretrain_gpu_hours_lost": {}, "pretrain_ettr": {}, )"
       R"("other_queue_s": {{"jobs": {}, "mean": {}, "p50": {}, "p90": {}, "p99": {}, "max": {}}}, {}}})",
       total, failures, number(t.lost_gpu_s / SECONDS_PER_HOUR), number(t.rollback_gpu_s / SECONDS_PER_HOUR),
       number(t.stall_gpu_s / SECONDS_PER_HOUR), number(t.restore_gpu_s / SECONDS_PER_HOUR), t.checkpoints,
       t.preemptions, t.restart_preemptions, number(t.restart_preempted_gpu_s / SECONDS_PER_HOUR),
-      number(t.straggler_gpu_s / SECONDS_PER_HOUR), t.pretrain_jobs, number(t.pretrain_lost_gpu_s / SECONDS_PER_HOUR),
-      number(ettr), queue.count, number(queue.mean), number(queue.p50), number(queue.p90), number(queue.p99),
-      number(queue.max),
+      number(t.straggler_gpu_s / SECONDS_PER_HOUR), lost_by_cause(t), t.pretrain_jobs,
+      number(t.pretrain_lost_gpu_s / SECONDS_PER_HOUR), number(ettr), queue.count, number(queue.mean),
+      number(queue.p50), number(queue.p90), number(queue.p99), number(queue.max),
       states_.at(c).render() +
           latent_json(c < info.latent_faults.size() ? info.latent_faults[c] : LatentFaultCounts{}));
   double written = c < info.storage_bytes_written.size() ? info.storage_bytes_written[c] : 0.0;

@@ -37,6 +37,9 @@ private:
     std::uint64_t restart_preemptions = 0; ///< preemptions for a failed job's restart (second-order)
     double restart_preempted_gpu_s = 0.0;  ///< the GPU time of the work they lost
     double straggler_gpu_s = 0.0;          ///< GPU time computing lost to slow nodes
+    double failure_rollback_gpu_s = 0.0;   ///< of lost_gpu_s: work the failures rolled back
+    double detection_gpu_s = 0.0;          ///< of lost_gpu_s: from each failure until its recovery steps ended
+    double restart_gpu_s = 0.0;            ///< of lost_gpu_s: from then until the job computed again
     double pretrain_lost_gpu_s = 0.0;      ///< lost_gpu_s of pretraining jobs only
     double pretrain_work_s = 0.0;
     double pretrain_wall_s = 0.0;
@@ -56,6 +59,10 @@ private:
     double first_start_s = -1.0;
     double last_end_s = 0.0;
   };
+
+  /// "lost_by_cause_gpu_hours": the GPU time failures cost, by cause (failure rollback, detection, restart;
+  /// slow nodes; other jobs' work lost to preemptions for restarts).
+  static std::string lost_by_cause(const Totals& t);
 
   std::vector<ClusterInfo> clusters_;
   std::vector<std::string> categories_;

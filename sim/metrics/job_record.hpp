@@ -51,12 +51,14 @@ struct JobRecord {
   double lost_gpu_s = 0.0;  ///< GPU time lost to failures (rollback + downtime)
   std::uint32_t checkpoints = 0;
   std::uint32_t preemptions = 0;
-  std::uint32_t restart_preemptions = 0;                 ///< of them, because a failed job's restart took its nodes
-  double restart_preempted_gpu_s = 0.0;                  ///< GPU time of the work those lost (second-order loss)
-  double straggler_lost_s = 0.0;                         ///< wall time computing lost to slow nodes (failures.slow)
-  std::vector<std::uint16_t> failures;                   ///< per failure category (RecorderOptions order)
-  FailedAttempts failed_attempts;                        ///< the rows its infrastructure failures cut
-  double gpu_busy_s = 0.0;                               ///< GPU-seconds of GPU work in a task plan (evaluation)
+  std::uint32_t restart_preemptions = 0; ///< of them, because a failed job's restart took its nodes
+  double restart_preempted_gpu_s = 0.0;  ///< GPU time of the work those lost (second-order loss)
+  double straggler_lost_s = 0.0;         ///< wall time computing lost to slow nodes (failures.slow)
+  double detection_gpu_s = 0.0;          ///< of lost_gpu_s: from each failure until its recovery steps ended
+  double restart_gpu_s = 0.0;            ///< of lost_gpu_s: from then until it computed again
+  std::vector<std::uint16_t> failures;   ///< per failure category (RecorderOptions order)
+  FailedAttempts failed_attempts;        ///< the rows its infrastructure failures cut
+  double gpu_busy_s = 0.0;               ///< GPU-seconds of GPU work in a task plan (evaluation)
   std::array<double, model::WAIT_REASON_COUNT> wait_s{}; ///< seconds it waited, by reason, all waits
   std::array<std::uint32_t, 3> layout{};                 ///< tensor, pipeline, data parallel degrees (0: none, CPU job)
   bool comm_modelled = false;                            ///< the fluid network model ran: comm_lost_s is known

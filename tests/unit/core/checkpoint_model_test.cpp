@@ -304,3 +304,24 @@ TEST_CASE("core::checkpoint_model: a slow node sets the pace with the network; e
   CHECK(job.accounting.straggler_lost_s == Approx(400.0)); // 300 + the other 100
   CHECK(b.last<core::SegmentEnded>().first == Approx(1400.0 + 200.0 / 0.5));
 }
+
+TEST_CASE("core::checkpoint_model: a failure's downtime splits into detection and restart", "[core][checkpoint]") {
+  Bench b(false);
+  core::JobRuntime& job = b.job();
+  job.failed_at_s = 500.0;    // the failure
+  job.recovered_at_s = 800.0; // its recovery steps ended; then new hosts, the queue, the restore
+  b.timer.set_now(1000.0);
+  b.model.resume(b.id, job);
+  CHECK(job.accounting.lost_gpu_s == Approx(8 * 500.0));
+  CHECK(job.accounting.detection_gpu_s == Approx(8 * 300.0));
+  CHECK(job.accounting.restart_gpu_s == Approx(8 * 200.0));
+  CHECK(job.failed_at_s < 0.0);
+  CHECK(job.recovered_at_s < 0.0);
+
+  job.failed_at_s = 2000.0; // a failure whose recovery was never marked: all of it is detection
+  b.timer.set_now(2100.0);
+  b.model.stop_progress(job);
+  b.model.resume(b.id, job);
+  CHECK(job.accounting.detection_gpu_s == Approx(8 * 300.0 + 8 * 100.0));
+  CHECK(job.accounting.restart_gpu_s == Approx(8 * 200.0));
+}
