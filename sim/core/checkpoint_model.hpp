@@ -93,6 +93,9 @@ private:
   /// Of `useful` wall time computing that gained `gained` progress, what the network (rate) and slow
   /// nodes (node_pace) cost the job.
   static void account_slowdown(JobRuntime& job, double useful, double gained);
+  /// Sets one factor of the job's pace (its network rate or its nodes' pace): a computing job's segment is
+  /// settled at the old pace and re-timed, its unpaid debt carried over.
+  void change_pace(model::JobId id, JobRuntime& job, double CheckpointState::*factor, double value);
   void begin_checkpoint(model::JobId id, JobRuntime& job);
   void begin_snapshot(model::JobId id, JobRuntime& job);
   void on_persist_done(model::JobId id, JobRuntime& job, const TransferDone& done);

@@ -33,36 +33,27 @@ void CheckpointModel::account_slowdown(JobRuntime& job, double useful, double ga
 }
 
 void CheckpointModel::set_progress_rate(model::JobId id, JobRuntime& job, double rate) {
-  CheckpointState& c = job.checkpoint;
-  if (job.stage != JobStage::COMPUTING) {
-    c.rate = rate; // the next segment runs at it
-    return;
-  }
-  if (rate == c.rate) {
-    return;
-  }
-  double elapsed = timer_.now_s() - c.segment_start_s;
-  double unpaid = std::max(0.0, c.segment_debt_s - elapsed);
-  settle(job);
-  c.debt_s += unpaid;
-  c.rate = rate;
-  start_segment(id, job);
+  change_pace(id, job, &CheckpointState::rate, rate);
 }
 
 void CheckpointModel::set_node_pace(model::JobId id, JobRuntime& job, double pace) {
+  change_pace(id, job, &CheckpointState::node_pace, pace);
+}
+
+void CheckpointModel::change_pace(model::JobId id, JobRuntime& job, double CheckpointState::*factor, double value) {
   CheckpointState& c = job.checkpoint;
   if (job.stage != JobStage::COMPUTING) {
-    c.node_pace = pace; // the next segment runs at it (begin_compute reads it again from the placement)
+    c.*factor = value; // the next segment runs at it (begin_compute reads the node pace from the placement)
     return;
   }
-  if (pace == c.node_pace) {
+  if (value == c.*factor) {
     return;
   }
   double elapsed = timer_.now_s() - c.segment_start_s;
   double unpaid = std::max(0.0, c.segment_debt_s - elapsed);
   settle(job);
   c.debt_s += unpaid;
-  c.node_pace = pace;
+  c.*factor = value;
   start_segment(id, job);
 }
 
