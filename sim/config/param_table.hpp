@@ -101,6 +101,15 @@ public:
     return params;
   }
 
+  /// Reads an optional config section (a mapping, no "name" key) over `params`; absent: `params`.
+  P parse_section(const Node& node, P params = P{}) const {
+    if (!node.is_defined()) {
+      return params;
+    }
+    node.expect_map();
+    return parse(node, std::move(params), false);
+  }
+
   /// Every parameter with the value `defaults` gives it, as `acme-sim list` prints them.
   std::vector<ParamDoc> docs(const P& defaults = P{}) const {
     std::vector<ParamDoc> out;

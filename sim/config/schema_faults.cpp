@@ -52,16 +52,6 @@ model::Distribution lognormal(double median_s) {
   return model::Distribution{model::Distribution::Kind::LOGNORMAL, median_s, REPAIR_SIGMA};
 }
 
-/// A section declared in a parameter table (absent: the table's defaults).
-template <class P>
-P parse_section(const Node& node, const ParamTable<P>& table) {
-  if (!node.is_defined()) {
-    return P{};
-  }
-  node.expect_map();
-  return table.parse(node, P{}, false);
-}
-
 /// Evicted slow nodes fail as the category "slow" (declared by the user, or added at rate 0).
 void add_slow_category(FailureConfig& f) {
   auto it = std::find_if(f.categories.begin(), f.categories.end(), [](const auto& c) { return c.name == "slow"; });
@@ -153,7 +143,7 @@ FailureConfig parse_failures(const Node& node) {
       }
     }
   }
-  f.node_factor = parse_section(node["node_factor"], NodeFactorConfig::table());
+  f.node_factor = NodeFactorConfig::table().parse_section(node["node_factor"]);
   if (Node leaf = node["leaf_switch"]; leaf.is_defined()) {
     leaf.expect_keys({"rate_per_1000_switch_days", "repair"});
     if (Node rate = leaf["rate_per_1000_switch_days"]; rate.is_defined()) {
@@ -177,27 +167,17 @@ FailureConfig parse_failures(const Node& node) {
   f.during_restart = node.get_or("during_restart", true, &Node::as_bool);
   f.lose_work = node.get_or("lose_work", true, &Node::as_bool);
   f.latent_when_idle = node.get_or("latent_when_idle", false, &Node::as_bool);
-  f.health_check = parse_section(node["health_check"], HealthCheckConfig::table());
-  if (Node repair = node["repair"]; repair.is_defined()) {
-    repair.expect_map();
-    f.repair = RepairConfig::table().parse(repair, f.repair, false);
-  }
+  f.health_check = HealthCheckConfig::table().parse_section(node["health_check"]);
+  f.repair = RepairConfig::table().parse_section(node["repair"], f.repair);
+  f.group = GroupFailureConfig::table().parse_section(node["group"], f.group);
   if (Node group = node["group"]; group.is_defined()) {
-    group.expect_map();
-    f.group = GroupFailureConfig::table().parse(group, f.group, false);
     resolve_group_category(group, f.group, f.categories);
   }
-  if (Node slow = node["slow"]; slow.is_defined()) {
-    slow.expect_map();
-    f.slow = SlowConfig::table().parse(slow, f.slow, false);
-  }
+  f.slow = SlowConfig::table().parse_section(node["slow"], f.slow);
   if (f.slow.evicts()) {
     add_slow_category(f);
   }
-  if (Node hazard = node["hazard"]; hazard.is_defined()) {
-    hazard.expect_map();
-    f.hazard = HazardConfig::table().parse(hazard, f.hazard, false);
-  }
+  f.hazard = HazardConfig::table().parse_section(node["hazard"], f.hazard);
   if (Node op = node["operator_return"]; op.is_defined()) {
     f.operator_return = parse_duration_distribution(op);
   }
@@ -291,7 +271,7 @@ bool RecoveryConfig::applies(model::JobType type) const {
 
 FaultConfig parse_fault_config(const Node& root) {
   return FaultConfig{parse_failures(root["failures"]), parse_checkpoint(root["checkpoint"]),
-                     parse_section(root["preemption"], PreemptionConfig::table()), parse_recovery(root["recovery"])};
+                     PreemptionConfig::table().parse_section(root["preemption"]), parse_recovery(root["recovery"])};
 }
 
 } // namespace acme::config

@@ -58,14 +58,8 @@ RecoveryConfig parse_recovery(const Node& node) {
     r.spare_nodes = spares.as_count_or_zero(model::limits::MAX_NODES_PER_CLUSTER);
     r.spare_nodes_where = spares.location();
   }
-  if (Node q = node["quarantine"]; q.is_defined()) {
-    q.expect_map();
-    r.quarantine = QuarantineConfig::table().parse(q, r.quarantine, false);
-  }
-  if (Node h = node["hosts"]; h.is_defined()) {
-    h.expect_map();
-    r.hosts = HostsConfig::table().parse(h, r.hosts, false);
-  }
+  r.quarantine = QuarantineConfig::table().parse_section(node["quarantine"], r.quarantine);
+  r.hosts = HostsConfig::table().parse_section(node["hosts"], r.hosts);
   return r;
 }
 

@@ -181,9 +181,12 @@ bool Recovery::preemptible(model::JobId id) const {
 
 std::size_t Recovery::ready_spares(model::ClusterId cluster) const {
   const auto& spares = spares_[model::to_index(cluster)];
-  return static_cast<std::size_t>(std::count_if(spares.begin(), spares.end(), [&](model::NodeId spare) {
-    return nodes_.reasons(cluster, model::to_index(spare)) == 1; // the pool alone holds it down
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(spares.begin(), spares.end(), [&](model::NodeId spare) { return spare_ready(cluster, spare); }));
+}
+
+bool Recovery::spare_ready(model::ClusterId cluster, model::NodeId spare) const {
+  return nodes_.reasons(cluster, model::to_index(spare)) == 1; // the pool alone holds it down, not also its switch
 }
 
 bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job, bool standbys_only) {
@@ -196,8 +199,7 @@ bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job, bool standby
       down.push_back(share.node);
     }
   }
-  // A spare is ready when the pool alone holds it down (not also its failed leaf switch).
-  auto ready = [&](model::NodeId spare) { return nodes_.reasons(job.cluster, model::to_index(spare)) == 1; };
+  auto ready = [&](model::NodeId spare) { return spare_ready(job.cluster, spare); };
   const auto& idle = cluster.view.idle_node_set();
   if (ready_spares(job.cluster) + (standbys_only ? 0 : idle.count()) < down.size()) {
     return false;

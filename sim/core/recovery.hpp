@@ -62,6 +62,7 @@ private:
   bool preemptible(model::JobId id) const;
   /// Spares of `cluster` ready to take (the pool alone holds them down).
   std::size_t ready_spares(model::ClusterId cluster) const;
+  bool spare_ready(model::ClusterId cluster, model::NodeId spare) const;
 
   const config::FaultConfig& faults_;
   const policies::RecoveryPolicy& policy_;
