@@ -96,9 +96,10 @@ struct JobPower {
   double rollback_J = 0.0;         ///< spent on work that failures rolled back
   double carried_gpus = 0.0;       ///< GPUs of the nodes it holds whole and carries (each draws what it draws)
   double carried_wall_per_W = 0.0; ///< wall watts of those nodes per watt their GPUs draw above idle
-  std::vector<std::uint32_t> carried_nodes; ///< the nodes it carries, placement order
-  std::vector<model::NodeShare> shared;     ///< while it carries nodes, its other shares (kept node by node)
-  std::vector<DrawLevel> levels;            ///< time at each draw since it took its carried nodes
+  std::vector<std::uint32_t> carried_nodes;    ///< the nodes it carries, placement order
+  std::vector<model::NodeShare> shared;        ///< while it carries nodes, its other shares (kept node by node)
+  std::vector<DrawLevel> levels;               ///< time at each draw since it took its carried nodes
+  std::vector<std::uint32_t> carried_by_class; ///< its carried nodes per power class (the power meter's)
 
   /// Wall watts of the job computing on its current nodes.
   double compute_W() const { return held_W + per_extra_W * busy_extra_W; }

@@ -48,6 +48,8 @@ void PowerMeter::take_placement(ClusterMeter& c, JobPower& p, const std::vector<
     if (!n.carried) {
       touch(c, n, now_s); // its own draw up to now; from now on it draws what the job draws
       n.carried = true;
+      p.carried_by_class.resize(c.classes.size(), 0);
+      ++p.carried_by_class[n.power_class];
       p.carried_nodes.push_back(model::to_index(share.node));
       if (!p.levels.empty()) { // joins a ledger already running: books only what comes after now
         joined_[model::to_index(p.id)].push_back({model::to_index(share.node), p.levels});
@@ -82,7 +84,7 @@ const std::vector<model::NodeShare>& PowerMeter::node_by_node_shares(const JobRu
   return p.carried_nodes.empty() ? table_.clusters[model::to_index(job.cluster)].view.job(p.id).placement : p.shared;
 }
 
-void PowerMeter::book_node(ClusterMeter& c, const JobPower& p, std::uint32_t index, double now_s) {
+void PowerMeter::book_node(ClusterMeter& c, JobPower& p, std::uint32_t index, double now_s) {
   NodeMeter& n = c.nodes[index];
   const std::vector<DrawLevel>* before = nullptr; // the ledger when it joined (none: from the start)
   auto found = joined_.find(model::to_index(p.id));
@@ -102,16 +104,42 @@ void PowerMeter::book_node(ClusterMeter& c, const JobPower& p, std::uint32_t ind
   if (before != nullptr) {
     std::erase_if(found->second, [&](const auto& joined) { return joined.first == index; });
   }
+  --p.carried_by_class[n.power_class];
   n.carried = false;
   n.since_s = now_s;
 }
 
+void PowerMeter::book_class(ClusterMeter& c, const JobPower& p, const NodeMeter& n, double count) {
+  for (const DrawLevel& level : p.levels) {
+    c.report.gpu_server_W.add(node_wall_at_W(c, n, n.gpus * level.extra_W), count * level.seconds);
+    c.report.gpu_W.add(n.idle_W + level.extra_W, count * n.gpus * level.seconds);
+  }
+}
+
 void PowerMeter::book_carried(ClusterMeter& c, JobPower& p, double now_s) {
+  auto found = joined_.find(model::to_index(p.id));
+  if (found != joined_.end()) { // nodes that joined later: each books only what came after it joined
+    std::vector<std::uint32_t> late;
+    for (const auto& joined : found->second) {
+      late.push_back(joined.first);
+    }
+    for (std::uint32_t index : late) {
+      book_node(c, p, index, now_s);
+    }
+  }
+  // The rest hold the whole ledger: booked class by class, so the cost does not grow with the nodes.
+  for (std::size_t k = 0; k < p.carried_by_class.size(); ++k) {
+    if (p.carried_by_class[k] > 0) {
+      book_class(c, p, c.classes[k], p.carried_by_class[k]);
+    }
+  }
   for (std::uint32_t index : p.carried_nodes) {
-    book_node(c, p, index, now_s);
+    c.nodes[index].carried = false;
+    c.nodes[index].since_s = now_s;
   }
   joined_.erase(model::to_index(p.id));
   p.carried_nodes.clear();
+  p.carried_by_class.assign(p.carried_by_class.size(), 0);
   p.levels.clear();
   p.carried_gpus = 0.0;
   p.carried_wall_per_W = 0.0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <map>
 #include <numeric>
 
 #include "sim/model/assert.hpp"
@@ -15,6 +16,10 @@ constexpr std::uint64_t ID_MIX = 0x9E3779B97F4A7C15ULL;
 /// Assumption: a non-blocking two-level fat tree of 40-port switches: each leaf's 20 uplinks land on
 /// spines of 40 ports, so there is one spine switch per two leaves.
 constexpr std::uint32_t LEAVES_PER_SPINE = 2;
+/// Assumption: in clusters of more nodes than this, a node's idle offset is rounded to 1/IDLE_STEPS of the
+/// spread (0.125 W at the default 8 W), so the nodes fall into a few power classes and a job that carries
+/// thousands of nodes books them class by class. Rounding is symmetric: the offsets still sum to zero.
+constexpr double IDLE_STEPS = 64.0;
 
 /// Node `n`'s place in 0..nodes-1 under a fixed permutation (multiplication by a stride coprime with
 /// `nodes`, near the golden share of it), so that neighbouring nodes get distant idle draws and the
@@ -68,13 +73,20 @@ PowerMeter::ClusterMeter PowerMeter::make_cluster(const config::ClusterConfig& c
   c.node_off_W = base.off_W;
   double base_range_W = (base.cpu_busy_W - base.cpu_idle_W) + (base.other_busy_W - base.other_idle_W);
   std::uint32_t nodes = view.shape().nodes;
+  std::map<std::pair<double, std::uint32_t>, std::uint32_t> classes; // (idle draw, GPUs) -> class
   for (std::uint32_t n = 0; n < nodes; ++n) {
     NodeMeter m;
     m.gpus = view.gpus_of(model::NodeId{n});
     double position = (spread_position(n, nodes) + 0.5) / nodes - 0.5;
+    position = nodes > IDLE_STEPS ? std::round(position * IDLE_STEPS) / IDLE_STEPS : position;
     m.idle_W = c.idle_W + power_.gpu.idle_spread_W * position;
     double gpu_range_W = m.gpus * (cc.gpu.max_power_W - cc.gpu.idle_power_W);
     m.slope = gpu_range_W > 0.0 ? base_range_W / gpu_range_W : 0.0;
+    auto [cls, added] = classes.try_emplace({m.idle_W, m.gpus}, static_cast<std::uint32_t>(c.classes.size()));
+    m.power_class = cls->second;
+    if (added) {
+      c.classes.push_back(m);
+    }
     c.gpu_W += node_gpu_W(m);
     c.nodes_W += node_wall_W(c, m);
     c.nodes.push_back(m);

@@ -64,17 +64,19 @@ private:
     double active_gpus = 0.0; ///< GPUs drawing above idle
     double since_s = 0.0;     ///< last change
     model::NodePower power = model::NodePower::ON;
-    bool carried = false;    ///< held whole by a job that books it from its ledger when it leaves
-    std::uint64_t stamp = 0; ///< the last placement that held it whole (take_placement)
+    bool carried = false;          ///< held whole by a job that books it from its ledger when it leaves
+    std::uint64_t stamp = 0;       ///< the last placement that held it whole (take_placement)
+    std::uint32_t power_class = 0; ///< nodes of one class draw alike (ClusterMeter::classes)
   };
   struct ClusterMeter {
     std::vector<NodeMeter> nodes;
-    double idle_W = 0.0;      ///< gpu.idle_power
-    double base_idle_W = 0.0; ///< DC base of a node at idle
-    double efficiency = 1.0;  ///< of the supplies
-    double node_off_W = 0.0;  ///< a switched-off node
-    double fixed_W = 0.0;     ///< switches and storage
-    double network_W = 0.0;   ///< switches
+    std::vector<NodeMeter> classes; ///< one node of each power class (idle draw, GPUs)
+    double idle_W = 0.0;            ///< gpu.idle_power
+    double base_idle_W = 0.0;       ///< DC base of a node at idle
+    double efficiency = 1.0;        ///< of the supplies
+    double node_off_W = 0.0;        ///< a switched-off node
+    double fixed_W = 0.0;           ///< switches and storage
+    double network_W = 0.0;         ///< switches
     std::uint32_t cpu_servers = 0;
     double cpu_idle_W = 0.0;     ///< per CPU server
     double cpu_per_core_W = 0.0; ///< per busy pool core, above idle
@@ -103,7 +105,9 @@ private:
   /// Books and hands back the carried nodes the placement just taken (take_placement) no longer holds.
   void book_nodes_left(ClusterMeter& c, JobPower& p, double now_s);
   /// Books the job's ledger (since the node joined it) to one node it carries and hands it back.
-  void book_node(ClusterMeter& c, const JobPower& p, std::uint32_t index, double now_s);
+  void book_node(ClusterMeter& c, JobPower& p, std::uint32_t index, double now_s);
+  /// Books the job's ledger to `count` nodes of power class `n` that it carried from the ledger's start.
+  void book_class(ClusterMeter& c, const JobPower& p, const NodeMeter& n, double count);
   /// Books the job's ledger to the nodes it carries and hands them back to per-node keeping.
   void book_carried(ClusterMeter& c, JobPower& p, double now_s);
   double node_gpu_W(const NodeMeter& n) const;
