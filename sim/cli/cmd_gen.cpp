@@ -8,6 +8,7 @@
 #include "policies/builtin.hpp"
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/run_command.hpp"
 #include "sim/metrics/atomic_file.hpp"
 #include "workloads/eval/eval_request_workload.hpp"
 #include "workloads/synthetic/trace_rows.hpp"
@@ -125,10 +126,7 @@ int cmd_gen(std::vector<std::string> argv) {
     }
   }
   GenOptions o = parse_gen_args(std::move(argv));
-  config::Config cfg = o.config_path.empty()
-                           ? config::load_config_text(embedded_default_config(), "<embedded configs/acme.yaml>",
-                                                      std::filesystem::current_path().string(), o.overrides)
-                           : config::load_config(o.config_path, o.overrides);
+  config::Config cfg = load_config_or_default(o.config_path, o.overrides);
   model::NameTable users;
   auto t0 = std::chrono::steady_clock::now();
   policies::PolicyRegistries registries = policies::make_builtin_registries();

@@ -7,6 +7,7 @@
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress_line.hpp"
+#include "sim/cli/run_command.hpp"
 #include "sim/cli/run_guard.hpp"
 #include "sim/metrics/output_set.hpp"
 #include "sim/run/run_assembly.hpp"
@@ -36,23 +37,19 @@ options:
 
 struct RunOptions {
   std::string config_path;
-  std::string out_dir = "out";
   std::vector<config::Override> overrides;
-  bool quiet = false;
-  bool check_invariants = false;
-  std::optional<std::string> max_time;
-  std::optional<std::string> max_memory;
+  RunFlags flags;
 };
 
 RunOptions parse_run_args(std::vector<std::string> argv) {
   Args args(std::move(argv), "run");
   RunOptions o;
-  o.quiet = args.flag("--quiet", "-q");
-  o.check_invariants = args.flag("--check-invariants");
-  o.max_time = args.value("--max-time");
-  o.max_memory = args.value("--max-memory");
+  o.flags.quiet = args.flag("--quiet", "-q");
+  o.flags.check_invariants = args.flag("--check-invariants");
+  o.flags.max_time = args.value("--max-time");
+  o.flags.max_memory = args.value("--max-memory");
   if (auto out = args.value("--output", "-o")) {
-    o.out_dir = *out;
+    o.flags.out_dir = *out;
   }
   for (const auto& s : args.values("--set")) {
     o.overrides.push_back(config::parse_override(s));
@@ -100,6 +97,12 @@ void print_banner(const engine::PlatformSummary& p) {
 
 } // namespace
 
+config::Config load_config_or_default(const std::string& path, const std::vector<config::Override>& overrides) {
+  return path.empty() ? config::load_config_text(embedded_default_config(), "<embedded configs/acme.yaml>",
+                                                 std::filesystem::current_path().string(), overrides)
+                      : config::load_config(path, overrides);
+}
+
 int cmd_run(std::vector<std::string> argv) {
   for (const auto& a : argv) {
     if (a == "--help" || a == "-h") {
@@ -108,12 +111,13 @@ int cmd_run(std::vector<std::string> argv) {
     }
   }
   RunOptions o = parse_run_args(std::move(argv));
-  RunGuard guard(o.max_time, o.max_memory); // --max-time counts from here: loading and assembly included
+  RunGuard guard(o.flags.max_time, o.flags.max_memory); // --max-time counts from here: loading included
   guard.start_watchdog();
-  config::Config cfg = o.config_path.empty()
-                           ? config::load_config_text(embedded_default_config(), "<embedded configs/acme.yaml>",
-                                                      std::filesystem::current_path().string(), o.overrides)
-                           : config::load_config(o.config_path, o.overrides);
+  config::Config cfg = load_config_or_default(o.config_path, o.overrides);
+  return run_loaded(cfg, o.flags, guard);
+}
+
+int run_loaded(const config::Config& cfg, const RunFlags& o, RunGuard& guard) {
   ProgressLine progress(!o.quiet && ::isatty(STDERR_FILENO) != 0);
   run::RunSetup setup;
   setup.out_dir = o.out_dir;

@@ -31,12 +31,13 @@ const char* const SWEEP_HELP = R"(usage: acme-sim sweep STUDY.yaml [-j N] [-o DI
 Runs every point of a what-if study (base config x grid x zip x seeds; see configs/studies/), each
 point an `acme-sim run` in its own process, at most N at a time. Each point writes DIR/points/<id>/
 (jobs.csv, summary.json, timeseries.csv, point.json) when it has finished; running the sweep again
-skips finished points and retries failed ones. The study writes, sorted by point id:
+skips finished points whose inputs are unchanged and runs the rest (failed points; points whose base
+config, trace, Python module or other input file changed since, by content hash: see docs/studies.md,
+"Resuming"). The study writes, sorted by point id:
   DIR/results.csv    one row per point: its overrides and every number of its summary.json
   DIR/results.json   the same plus, per setting, the mean and 95% Student t interval across seeds
   DIR/aggregate.csv  one row per setting: mean and interval half width (.ci95) per metric
-A failing point (bad override, crash) is recorded with its error; the others go on. A point is
-known by its overrides and seed only: after editing the base config, sweep into a new folder.
+A failing point (bad override, crash) is recorded with its error; the others go on.
 
 options:
   -j, --jobs N            worker processes at once (default: the CPUs this process may use)
@@ -154,25 +155,31 @@ void report(const SweepOptions& o, const study::ResultsInput& input, std::size_t
               study::shell_quote((fs::path(o.out_dir) / "report.html").string()).c_str());
 }
 
-/// The selected points without a finished run of the base config as it is now: a point that ran with
-/// another version of it runs again (said unless --quiet).
+/// The selected points without a finished run of their inputs as they are now (the base config, traces,
+/// Python modules, ...; sim/config/provenance.hpp): a point that read another version of one runs again
+/// (said unless --quiet, naming the first changed input).
 std::vector<study::Point> points_to_run(const SweepOptions& o, const study::Study& s,
                                         const std::vector<study::Point>& selected, const std::string& points_dir) {
   auto done = study::read_point_records(points_dir, selected);
-  std::string config_hash = study::config_file_hash(s.base_config);
+  config::FileHashCache cache;
   std::vector<study::Point> todo;
   std::size_t stale = 0;
+  std::string first_change;
   for (const auto& point : selected) {
     auto it = done.find(point.id);
     bool ok = it != done.end() && it->second.status == study::STATUS_OK;
-    stale += ok && it->second.config_hash != config_hash ? 1 : 0;
-    if (!ok || it->second.config_hash != config_hash) {
+    std::string changed =
+        ok ? study::changed_input(it->second.inputs, study::point_inputs(s.base_config, point, cache)) : std::string();
+    stale += changed.empty() ? 0 : 1;
+    first_change = first_change.empty() ? changed : first_change;
+    if (!ok || !changed.empty()) {
       todo.push_back(point);
     }
   }
   if (stale > 0 && !o.quiet) {
-    std::printf("sweep %s: %zu finished points ran with another version of %s; they run again\n", s.name.c_str(), stale,
-                s.base_config.c_str());
+    std::printf("sweep %s: %zu finished points ran with another version of their inputs (first: %s); they run "
+                "again\n",
+                s.name.c_str(), stale, first_change.c_str());
   }
   return todo;
 }

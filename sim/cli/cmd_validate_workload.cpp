@@ -5,6 +5,7 @@
 
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/run_command.hpp"
 #include "validate/workload/workload_checks.hpp"
 
 namespace acme::cli {
@@ -69,10 +70,7 @@ int cmd_validate_workload(std::vector<std::string> args) {
     }
   }
   Options o = parse_args(std::move(args));
-  config::Config cfg = o.config_path.empty()
-                           ? config::load_config_text(embedded_default_config(), "<embedded configs/acme.yaml>",
-                                                      std::filesystem::current_path().string(), o.overrides)
-                           : config::load_config(o.config_path, o.overrides);
+  config::Config cfg = load_config_or_default(o.config_path, o.overrides);
   return validate::check_workload(cfg, o.replicas);
 }
 

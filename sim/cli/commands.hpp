@@ -15,6 +15,8 @@ int cmd_validate(std::vector<std::string> args);
 int cmd_gen(std::vector<std::string> args);
 int cmd_report(std::vector<std::string> args);
 int cmd_export(std::vector<std::string> args);
+int cmd_config(std::vector<std::string> args);
+int cmd_rerun(std::vector<std::string> args);
 /// `acme-sim validate workload ARGS` (the subject's own arguments, after cmd_validate took its own).
 int cmd_validate_workload(std::vector<std::string> args);
 

@@ -32,6 +32,8 @@ commands:
   report DIR     one self-contained HTML page (tables, SVG plots) of a run or a study
   export RUN     a run's jobs as AcmeTrace job traces (trace_seren.csv, trace_kalos.csv)
   validate SUBJ  fidelity checks against closed forms and the paper (see acme-sim validate --help)
+  config show    print the config a run would use, after its overrides (default: the embedded one)
+  rerun RUN_DIR  repeat a run from its folder (config.resolved.yaml), refusing when an input changed
 
   --version      the version and the git commit it was built from ("+changes": with local edits)
 
@@ -71,13 +73,20 @@ int dispatch(const std::string& command, std::vector<std::string> rest) {
   if (command == "export") {
     return acme::cli::cmd_export(std::move(rest));
   }
+  if (command == "config") {
+    return acme::cli::cmd_config(std::move(rest));
+  }
+  if (command == "rerun") {
+    return acme::cli::cmd_rerun(std::move(rest));
+  }
   if (command == "validate") {
     return acme::cli::cmd_validate(std::move(rest));
   }
   throw acme::ConfigError(
       acme::Location{"acme-sim", 0, 0}, "",
       "unknown command \"" + command +
-          "\"; expected one of: run, list, gen, sweep, merge, check, report, export, validate (see acme-sim --help)");
+          "\"; expected one of: run, list, gen, sweep, merge, check, report, export, validate, config, rerun "
+          "(see acme-sim --help)");
 }
 
 /// Takes every `--log SPEC` / `--log=SPEC` out of `args` and sets the loggers' levels: ACME_LOG first,

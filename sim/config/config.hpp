@@ -139,11 +139,26 @@ struct OutputConfig {
   double events_max_bytes = 2.0 * (1ULL << 30);
 };
 
+/// One `--set key.path=value` override, applied to the YAML before validation.
+struct Override {
+  Override() = default;
+  Override(std::string key, std::string text, Location given_at = {})
+      : key_path(std::move(key))
+      , value(std::move(text))
+      , where(std::move(given_at)) {}
+
+  std::string key_path;
+  std::string value;
+  Location where; ///< where it was given, for errors in its value; empty: "--set key.path=value"
+};
+
 /// A validated run configuration. Sections owned by other layers (workload, failures, ...) stay as
 /// located nodes; their owners parse them.
 struct Config {
-  std::string file;     ///< the config's path (or "<embedded>")
-  std::string base_dir; ///< relative paths in the config are resolved against it
+  std::string file;                ///< the config's path (or "<embedded>")
+  std::string base_dir;            ///< relative paths in the config are resolved against it
+  std::string text_hash;           ///< content_hash() of the config's text as read, before overrides
+  std::vector<Override> overrides; ///< applied to it, in order (`--set`, `--seed`, a study point's settings)
   std::uint64_t seed = 0;
   std::vector<ClusterConfig> clusters;
   InterconnectConfig interconnect;
@@ -158,19 +173,6 @@ struct Config {
   std::vector<std::string> cluster_names() const;
   /// `path` made absolute against base_dir (unless already absolute).
   std::string resolve_path(const std::string& path) const;
-};
-
-/// One `--set key.path=value` override, applied to the YAML before validation.
-struct Override {
-  Override() = default;
-  Override(std::string key, std::string text, Location given_at = {})
-      : key_path(std::move(key))
-      , value(std::move(text))
-      , where(std::move(given_at)) {}
-
-  std::string key_path;
-  std::string value;
-  Location where; ///< where it was given, for errors in its value; empty: "--set key.path=value"
 };
 
 /// Loads, applies overrides, validates. Throws ConfigError (exit code 2 in the CLI).

@@ -6,6 +6,7 @@
 #include "sim/config/config.hpp"
 #include "sim/config/faults.hpp"
 #include "sim/config/power_config.hpp"
+#include "sim/config/provenance.hpp"
 #include "sim/log/log.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
@@ -134,6 +135,7 @@ Config parse_with_overrides(const Node& root, const std::string& file, const std
     roots->push_back({apply_override(tree, o), override_location(o)});
   }
   Config cfg = parse_root(root.with_overrides(std::move(roots)), file, base_dir);
+  cfg.overrides = overrides;
   log.debug("{}: {} cluster(s), seed {}, jobs.csv {}, events.csv {}", file, cfg.clusters.size(), cfg.seed,
             cfg.output.jobs_csv ? "on" : "off", cfg.output.events ? "on" : "off");
   return cfg;
@@ -169,12 +171,16 @@ std::string Config::resolve_path(const std::string& path) const {
 Config load_config(const std::string& path, const std::vector<Override>& overrides) {
   Node root = load_yaml_file(path);
   std::string base_dir = std::filesystem::path(path).parent_path().string();
-  return parse_with_overrides(root, path, base_dir, overrides);
+  Config cfg = parse_with_overrides(root, path, base_dir, overrides);
+  cfg.text_hash = file_hash(path);
+  return cfg;
 }
 
 Config load_config_text(const std::string& text, const std::string& name, const std::string& base_dir,
                         const std::vector<Override>& overrides) {
-  return parse_with_overrides(load_yaml_text(text, name), name, base_dir, overrides);
+  Config cfg = parse_with_overrides(load_yaml_text(text, name), name, base_dir, overrides);
+  cfg.text_hash = content_hash(text);
+  return cfg;
 }
 
 } // namespace acme::config

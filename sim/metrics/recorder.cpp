@@ -37,8 +37,8 @@ using model::JOULES_PER_KWH;
 constexpr double WATTS_PER_KW = 1000.0;
 constexpr std::size_t FLUSH_BYTES = 1 << 20;
 /// Every file a run may write: committed together (OutputSet); one this run does not write is removed.
-constexpr std::array<const char*, 6> OUTPUT_FILES = {"jobs.csv", "events.csv", "timeseries.csv",
-                                                     "runs.csv", "nodes.csv",  "summary.json"};
+constexpr std::array<const char*, 7> OUTPUT_FILES = {"jobs.csv",  "events.csv",   "timeseries.csv",      "runs.csv",
+                                                     "nodes.csv", "summary.json", "config.resolved.yaml"};
 
 } // namespace
 
@@ -240,6 +240,10 @@ void Recorder::commit_files(const RunInfo& info) {
     output_->write("nodes.csv", nodes_csv_);
   }
   output_->write("summary.json", summary_json);
+  if (!options_.resolved_config.empty()) {
+    output_->write("config.resolved.yaml",
+                   std::string("# written by: ") + ACME_VERSION_TEXT + "\n" + options_.resolved_config);
+  }
   output_->commit(); // every file at once; stale ones of an earlier run (a jobs.csv) go
 }
 

@@ -21,6 +21,13 @@ class OutputSet;
 class PowerStats;
 class SummaryBuilder;
 
+/// A file the run read, as summary.json's provenance names it (sim/config/provenance.hpp).
+struct RunInput {
+  std::string key;  ///< where the config names it ("config" for the config's own text)
+  std::string path; ///< as resolved
+  std::string hash; ///< content hash (16 hex digits)
+};
+
 struct RecorderOptions {
   std::string out_dir;
   std::vector<ClusterInfo> clusters;
@@ -32,6 +39,9 @@ struct RecorderOptions {
   double events_max_bytes = 0.0;               ///< its bound (`output.events_max`; 0: none)
   std::vector<std::string> failure_categories; ///< names, in the order of JobRecord::failures
   bool network_model = false;                  ///< the fluid network model runs: summary.json's network blocks
+  std::vector<std::string> overrides;          ///< key=value, in the order applied
+  std::vector<RunInput> inputs;                ///< every file the run read, the config first
+  std::string resolved_config;                 ///< config.resolved.yaml's text ("": not written)
 };
 
 /// Facts about the whole run, known at its end.

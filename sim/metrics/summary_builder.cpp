@@ -169,6 +169,20 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
   return out;
 }
 
+std::string SummaryBuilder::provenance_json(const RecorderOptions& options) {
+  std::string overrides;
+  for (const auto& o : options.overrides) {
+    overrides += (overrides.empty() ? "" : ", ") + quote(o);
+  }
+  std::string inputs;
+  for (const auto& in : options.inputs) {
+    inputs += fmt::format("{}\n      {}: {{\"path\": {}, \"hash\": {}}}", inputs.empty() ? "" : ",", quote(in.key),
+                          quote(in.path), quote(in.hash));
+  }
+  return fmt::format("  \"provenance\": {{\n    \"overrides\": [{}],\n    \"inputs\": {{{}\n    }}\n  }},\n", overrides,
+                     inputs);
+}
+
 std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo& info, const FaultStats& faults,
                                    const EvalStats& evals, const PowerStats& power, NetworkStats* network) {
   std::string out = "{\n";
@@ -176,6 +190,7 @@ std::string SummaryBuilder::render(const RecorderOptions& options, const RunInfo
       "  \"seed\": {},\n  \"config\": {},\n  \"version\": {},\n  \"epoch\": {},\n  \"simulated_end_s\": {},\n",
       options.seed, quote(options.config_file), quote(ACME_VERSION_TEXT),
       quote(model::format_datetime(options.epoch_unix_s, 0.0)), number(info.end_time_s));
+  out += provenance_json(options);
   out += fmt::format("  \"jobs_submitted\": {},\n  \"trace_rows_skipped\": {},\n  \"clusters\": {{\n",
                      info.jobs_submitted, info.trace_rows_skipped);
   for (std::size_t c = 0; c < clusters_.size(); ++c) {

@@ -32,6 +32,8 @@ public:
                      const EvalStats& evals, const PowerStats& power, NetworkStats* network = nullptr);
 
 private:
+  /// The run's overrides and every input file with its content hash (summary.json "provenance").
+  static std::string provenance_json(const RecorderOptions& options);
   struct ClassStats {
     std::uint64_t jobs = 0;
     std::uint64_t rejected = 0;

@@ -6,6 +6,7 @@
 #include "policies/builtin.hpp"
 #include "policies/python/register_python.hpp"
 #include "sim/config/faults.hpp"
+#include "sim/config/provenance.hpp"
 #include "sim/model/error.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/name_table.hpp"
@@ -100,6 +101,13 @@ metrics::RecorderOptions recorder_options(const config::Config& config, const st
   }
   ro.failure_categories = config.faults->failures.category_names();
   ro.network_model = config.network.fluid();
+  for (const auto& o : config.overrides) {
+    ro.overrides.push_back(o.key_path + "=" + o.value);
+  }
+  for (const auto& in : config::input_files(config)) {
+    ro.inputs.push_back({in.key, in.path, in.hash});
+  }
+  ro.resolved_config = config::resolved_config_text(config);
   return ro;
 }
 

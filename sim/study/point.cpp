@@ -77,14 +77,35 @@ std::string overrides_hash(const std::vector<config::Override>& overrides) {
   return hex16(hash);
 }
 
-std::string config_file_hash(const std::string& path) {
-  std::string text;
-  if (!read_text_file(path, text)) {
-    return "";
+std::map<std::string, std::string> point_inputs(const std::string& base_config, const Point& point,
+                                                config::FileHashCache& cache) {
+  std::vector<config::Override> overrides = point.overrides;
+  overrides.push_back({"seed", std::to_string(point.seed)});
+  std::map<std::string, std::string> out;
+  try {
+    for (const auto& in : config::input_files(config::load_config(base_config, overrides), &cache)) {
+      out[in.key] = in.hash;
+    }
+  } catch (const ConfigError&) {
+    out.clear(); // the point's run reports it
   }
-  std::uint64_t hash = FNV_OFFSET_BASIS;
-  fnv_mix(hash, text);
-  return hex16(hash);
+  return out;
+}
+
+std::string changed_input(const std::map<std::string, std::string>& then,
+                          const std::map<std::string, std::string>& now) {
+  for (const auto& [key, hash] : now) {
+    auto it = then.find(key);
+    if (it == then.end() || it->second != hash) {
+      return key;
+    }
+  }
+  for (const auto& entry : then) {
+    if (!now.contains(entry.first)) {
+      return entry.first;
+    }
+  }
+  return "";
 }
 
 bool point_less(const Point& a, const Point& b) {

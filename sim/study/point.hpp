@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "sim/config/config.hpp"
+#include "sim/config/provenance.hpp"
 #include "sim/study/study.hpp"
 
 namespace acme::study {
@@ -29,9 +31,17 @@ struct Point {
 /// the same overrides always name the same point, on any machine.
 std::string overrides_hash(const std::vector<config::Override>& overrides);
 
-/// FNV-1a 64 of a config file's text as 16 hex digits ("" when it cannot be read): a point folder
-/// records the base config it ran with, so that a sweep resumed after the config changed runs it again.
-std::string config_file_hash(const std::string& path);
+/// The content hash of every file a point's run reads (its base config, traces, Python modules, ...; see
+/// sim/config/provenance.hpp), by the config key that names it; empty when its config does not load (the
+/// point then runs and fails with the config's own error). A finished point whose summary.json recorded
+/// other hashes runs again.
+std::map<std::string, std::string> point_inputs(const std::string& base_config, const Point& point,
+                                                config::FileHashCache& cache);
+
+/// The first input (key) whose hash differs between what a point ran with and what it would read now, or
+/// that one of them lacks; "" when they agree.
+std::string changed_input(const std::map<std::string, std::string>& then,
+                          const std::map<std::string, std::string>& now);
 
 /// Every point of the study: grid (cartesian) x zip groups (varied together) x seeds, in the
 /// canonical order (group id, then seed). Throws ConfigError when two points would coincide.

@@ -26,6 +26,21 @@ bool same_point(const config::Node& json, const Point& point) {
   return true;
 }
 
+/// The content hash of each input its run read, by key (summary.json "provenance"; none in folders of
+/// versions that did not record them: such a point runs again).
+std::map<std::string, std::string> summary_inputs(const std::string& path) {
+  std::string text;
+  std::map<std::string, std::string> out;
+  if (!read_text_file(path, text)) {
+    return out;
+  }
+  config::Node inputs = config::load_json_text(text, path)["provenance"]["inputs"];
+  for (const std::string& key : inputs.is_map() ? inputs.keys() : std::vector<std::string>{}) {
+    out[key] = inputs[key]["hash"].as_string();
+  }
+  return out;
+}
+
 } // namespace
 
 std::string point_json_text(const Point& point, const PointRecord& record, const std::vector<std::string>& command) {
@@ -37,7 +52,7 @@ std::string point_json_text(const Point& point, const PointRecord& record, const
   }
   text += "},\n  \"status\": " + json_quote(record.status) + ",\n  \"exit_code\": " + std::to_string(record.exit_code) +
           ",\n  \"error\": " + json_quote(record.error) + ",\n  \"wall_s\": " + format_number(record.wall_s) +
-          ",\n  \"config_hash\": " + json_quote(record.config_hash) + ",\n  \"command\": [";
+          ",\n  \"command\": [";
   for (std::size_t i = 0; i < command.size(); ++i) {
     text += (i == 0 ? "" : ", ") + json_quote(command[i]);
   }
@@ -68,9 +83,9 @@ std::optional<PointRecord> read_point_record(const std::string& points_dir, cons
     record.exit_code = static_cast<int>(json["exit_code"].as_int());
     record.error = json["error"].is_defined() ? json["error"].as_string() : "";
     record.wall_s = json["wall_s"].as_double();
-    record.config_hash = json["config_hash"].is_defined() ? json["config_hash"].as_string() : "";
     if (record.status == STATUS_OK) {
       record.metrics = load_summary_metrics((dir / SUMMARY_FILE).string());
+      record.inputs = summary_inputs((dir / SUMMARY_FILE).string());
     } else if (record.status != STATUS_FAILED) {
       json["status"].fail("unknown status \"" + record.status + "\"; expected ok or failed");
     }

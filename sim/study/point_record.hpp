@@ -23,12 +23,12 @@ struct PointRecord {
   int exit_code = 0;
   std::string error;   ///< failed points: what went wrong (the worker's stderr tail)
   double wall_s = 0.0; ///< the worker's wall-clock time (point.json only: it differs run to run)
-  /// config_file_hash() of the base config the point ran with ("" in folders of earlier versions)
-  std::string config_hash;
+  /// content hash of each file its run read, by config key (summary.json "provenance"; read back only)
+  std::map<std::string, std::string> inputs;
   std::vector<Metric> metrics;
 };
 
-/// point.json's text: the point's overrides, seed, status, error, wall time and base config's hash.
+/// point.json's text: the point's overrides, seed, status, error, wall time and command.
 std::string point_json_text(const Point& point, const PointRecord& record, const std::vector<std::string>& command);
 
 /// Reads points_dir/<id>/ back. Nothing when the folder is absent, its point.json is unreadable or

@@ -162,7 +162,6 @@ PointRecord run_point(const WorkerCommand& worker, const std::string& base_confi
   record.error = relocate_error(std::move(record.error), point);
   record.id = point.id;
   record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  record.config_hash = config_file_hash(base_config);
   // point.json names the folder the point ends up in, not the temporary one it ran in.
   argv = worker_argv(worker, base_config, point, (fs::path(points_dir) / point.id).string());
   metrics::write_file_atomically((temp_dir / POINT_FILE).string(), point_json_text(point, record, argv));

@@ -119,9 +119,17 @@ def check_config_change(binary, study, tmp):
     config = work / "tiny.yaml"
     config.write_text(config.read_text().replace("timeseries_interval: 30min", "timeseries_interval: 20min"))
     proc, _ = sweep(binary, args)
-    if "2 ran, 0 already done" not in proc.stdout or "ran with another version of" not in proc.stdout:
+    if "2 ran, 0 already done" not in proc.stdout or "(first: config)" not in proc.stdout:
         fail("after the base config changed, the finished points were kept:\n" + proc.stdout)
-    print("a changed base config runs the finished points again")
+    proc, _ = sweep(binary, args)
+    if "0 ran, 2 already done" not in proc.stdout:
+        fail("re-running after the rerun ran points again:\n" + proc.stdout)
+    trace = work / "tiny_trace.csv"
+    trace.write_text(trace.read_text() + "\n")
+    proc, _ = sweep(binary, args)
+    if "2 ran, 0 already done" not in proc.stdout or "(first: workload.path)" not in proc.stdout:
+        fail("after the trace changed, the finished points were kept:\n" + proc.stdout)
+    print("a changed base config or trace runs the finished points again, naming the input")
 
 
 def main():
