@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <utility>
 
 #include "sim/config/power_config.hpp"
@@ -40,6 +41,7 @@ constexpr int GRID_TO_W = 450;
 constexpr int GRID_STEP_W = 10;
 constexpr double PERCENT = 100.0;
 constexpr double SAMPLED_LOAD_TOLERANCE = 0.02; // of utilisation: 2 points off the samples' busy share
+constexpr std::uint64_t SAMPLED_SEEDS = 3;      // seeds of the sampled-load run the checks average
 constexpr int SAMPLED_LOAD_RUNS = 4;
 constexpr double SECONDS_PER_DAY = 86400.0;
 constexpr double JOULES_PER_KWH = 3.6e6;
@@ -167,8 +169,9 @@ bool check_idle(const ValidationContext& ctx, const ReferenceTable& refs, Valida
 /// Utilisation is not proportional to the rate once queues form, so a run that misses the share by more
 /// than SAMPLED_LOAD_TOLERANCE is rerun: rescaled by the ratio it missed by, then along the secant of the
 /// last two runs while it rises (else by the ratio again), at most SAMPLED_LOAD_RUNS runs in all.
-RunMeasures run_at_sampled_load(const ValidationContext& ctx, const std::string& config_path, std::uint64_t seed,
-                                const std::string& cluster, const RunMeasures& base, ValidationReport& report) {
+std::pair<RunMeasures, double> run_at_sampled_load(const ValidationContext& ctx, const std::string& config_path,
+                                                   std::uint64_t seed, const std::string& cluster,
+                                                   const RunMeasures& base, ValidationReport& report) {
   double busy = 1.0 - paper_cdf(paper_curve("pkl_" + cluster + "_gpu_util.csv"), 0.0);
   double utilisation = base.metrics.at("clusters." + cluster + ".gpu_utilisation");
   double scale = utilisation > 0.0 ? busy / utilisation : 1.0;
@@ -176,9 +179,11 @@ RunMeasures run_at_sampled_load(const ValidationContext& ctx, const std::string&
               "%.1f%% of the default run: workload.scale %.3f",
               cluster.c_str(), busy * PERCENT, cluster.c_str(), utilisation * PERCENT, scale);
   RunMeasures run;
+  double used_scale = scale;
   double last_scale = 0.0;
   double last_reached = 0.0;
   for (int attempt = 0; attempt < SAMPLED_LOAD_RUNS; ++attempt) {
+    used_scale = scale;
     std::vector<config::Override> set = {{"workload.preset", cluster},
                                          {"workload.scale", fmt::format("{:.6f}", scale)}};
     run = run_scenario(ctx, config_path, ScenarioRun{"sampled_" + cluster, seed, set, false});
@@ -196,7 +201,37 @@ RunMeasures run_at_sampled_load(const ValidationContext& ctx, const std::string&
     last_scale = std::exchange(scale, next > 0.0 ? next : scale * busy / reached);
     last_reached = reached;
   }
-  return run;
+  return {run, used_scale};
+}
+
+/// The sampled-load run at more seeds: a cluster's busy draws are drawn once per job and a few pretraining
+/// jobs hold most GPU time, so one seed's CDF moves by several KS points (Kalos at workload.scale 2.890 and
+/// 2.890053: 0.085 and 0.123). The checks read the mean of every metric over SAMPLED_SEEDS seeds.
+RunMeasures mean_over_seeds(const ValidationContext& ctx, const std::string& config_path, std::uint64_t seed,
+                            const std::string& cluster, std::pair<RunMeasures, double> first,
+                            ValidationReport& report) {
+  std::map<std::string, double> sum = first.first.metrics;
+  report.line("%s per-GPU power KS at seed %llu: %.3f", cluster.c_str(), static_cast<unsigned long long>(seed),
+              power_ks(first.first, cluster).first);
+  for (std::uint64_t k = 1; k < SAMPLED_SEEDS; ++k) {
+    std::vector<config::Override> set = {{"workload.preset", cluster},
+                                         {"workload.scale", fmt::format("{:.6f}", first.second)}};
+    RunMeasures run = run_scenario(ctx, config_path,
+                                   ScenarioRun{"sampled_" + cluster + "_" + std::to_string(k), seed + k, set, false});
+    report.line("%s per-GPU power KS at seed %llu: %.3f (utilisation %.1f%%)", cluster.c_str(),
+                static_cast<unsigned long long>(seed + k), power_ks(run, cluster).first,
+                run.metrics.at("clusters." + cluster + ".gpu_utilisation") * PERCENT);
+    for (auto& [name, value] : sum) {
+      auto it = run.metrics.find(name);
+      value += it != run.metrics.end() ? it->second : value / static_cast<double>(k);
+    }
+  }
+  for (auto& entry : sum) {
+    entry.second /= static_cast<double>(SAMPLED_SEEDS);
+  }
+  report.line("%s: the checks below read the mean over %llu seeds", cluster.c_str(),
+              static_cast<unsigned long long>(SAMPLED_SEEDS));
+  return RunMeasures{{}, std::move(sum)};
 }
 
 } // namespace
@@ -220,7 +255,9 @@ int check_power(const ValidationContext& ctx, const std::string& config_path) {
   bool ok = true;
   for (const std::string cluster : {"seren", "kalos"}) {
     report_default_load(run, cluster, report);
-    RunMeasures sampled = run_at_sampled_load(ctx, config_path, cfg.seed, cluster, run, report);
+    RunMeasures sampled =
+        mean_over_seeds(ctx, config_path, cfg.seed, cluster,
+                        run_at_sampled_load(ctx, config_path, cfg.seed, cluster, run, report), report);
     ok = check_gpu_power(sampled, cluster, refs, report) && ok;
     if (cluster == "seren") {
       ok = check_servers(sampled, refs, report) && ok;
