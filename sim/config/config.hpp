@@ -185,6 +185,9 @@ Config load_config_text(const std::string& text, const std::string& name, const 
 Override parse_override(const std::string& argument);
 
 // Internal steps, exposed for tests.
+/// The overrides with every `[*]` step (e.g. clusters[*].policies.scheduler.name=sjf) replaced by each
+/// index of that list in `root`, in order; ConfigError when the path before `[*]` is not a list.
+std::vector<Override> expand_overrides(const YAML::Node& root, const std::vector<Override>& overrides);
 /// Puts the override's value into `root` and returns it (the node errors below it are located at).
 YAML::Node apply_override(YAML::Node& root, const Override& override_value);
 /// Where errors in the override's value are reported: its `where`, or "--set key.path=value".

@@ -1,3 +1,4 @@
+#include <fmt/format.h>
 #include <spdlog/logger.h>
 
 #include <filesystem>
@@ -122,6 +123,43 @@ Config parse_root(const Node& root, const std::string& file, const std::string& 
   return cfg;
 }
 
+/// A `--set policies.FAMILY...` that a cluster's own `policies.FAMILY` shadows: an error when every cluster
+/// shadows it (the override would change nothing), a warning naming the clusters when some do.
+void check_shadowed(const YAML::Node& tree, const std::vector<Override>& overrides) {
+  const YAML::Node clusters = tree["clusters"];
+  for (const auto& o : overrides) {
+    std::size_t dot = o.key_path.find('.');
+    std::string family = o.key_path.substr(dot == std::string::npos ? 0 : dot + 1);
+    family = family.substr(0, family.find_first_of(".["));
+    if (!o.key_path.starts_with("policies.") || !clusters || !clusters.IsSequence() || clusters.size() == 0) {
+      continue;
+    }
+    std::string shadowing;
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < clusters.size(); ++i) {
+      const YAML::Node own = clusters[i].IsMap() ? clusters[i]["policies"] : YAML::Node();
+      if (own && own.IsMap() && own[family]) {
+        const YAML::Node name = clusters[i]["name"];
+        shadowing += fmt::format("{}clusters[{}] ({})", count == 0 ? "" : ", ", i,
+                                 name && name.IsScalar() ? name.Scalar() : "unnamed");
+        ++count;
+      }
+    }
+    std::string rest = o.key_path.substr(std::string("policies.").size());
+    if (count == clusters.size()) {
+      throw ConfigError(override_location(o), o.key_path,
+                        "every cluster sets its own policies." + family + " (" + shadowing +
+                            "), so this override changes nothing; expected clusters[*].policies." + rest +
+                            " (every cluster) or clusters[N].policies." + rest + " (one)");
+    }
+    if (count > 0) {
+      log::get(log::Category::CONFIG)
+          .warn("{}={} does not reach {}, which set their own policies.{}; use clusters[N].policies.{} there",
+                o.key_path, o.value, shadowing, family, rest);
+    }
+  }
+}
+
 /// Applies the overrides, then validates. An error in an overridden value (or below it) names the
 /// override (`--set key=value`, or the study's line), not the file: the nodes carry where they came from.
 Config parse_with_overrides(const Node& root, const std::string& file, const std::string& base_dir,
@@ -130,10 +168,11 @@ Config parse_with_overrides(const Node& root, const std::string& file, const std
   log.debug("loading {} (relative paths from \"{}\")", file, base_dir);
   YAML::Node tree = root.yaml();
   auto roots = std::make_shared<OverrideRoots>();
-  for (const auto& o : overrides) {
+  for (const auto& o : expand_overrides(tree, overrides)) {
     log.debug("override {}={}", o.key_path, o.value);
     roots->push_back({apply_override(tree, o), override_location(o)});
   }
+  check_shadowed(tree, overrides);
   Config cfg = parse_root(root.with_overrides(std::move(roots)), file, base_dir);
   cfg.overrides = overrides;
   log.debug("{}: {} cluster(s), seed {}, jobs.csv {}, events.csv {}", file, cfg.clusters.size(), cfg.seed,
