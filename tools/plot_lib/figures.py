@@ -1,7 +1,7 @@
 """Every figure of a run or study, in reading order; shared by tools/plot (PNG, PDF) and tools/report (SVG)."""
 import re
 
-from plot_lib import figures_cdf, figures_study, figures_time, style
+from plot_lib import figures_cdf, figures_faults, figures_study, figures_time, style
 
 
 def file_name(text):
@@ -23,6 +23,8 @@ def figure_specs(source):
             (f"timeseries_{c}", cluster, lambda cl=cluster: figures_time.timeseries_figure(source, cl)),
         ]
     specs.append(("failures", "failures", lambda: figures_time.failures_figure(source)))
+    specs.append(("lost_by_cause", "failures", lambda: figures_faults.lost_by_cause_figure(source)))
+    specs.append(("ettr", "failures", lambda: figures_faults.ettr_figure(source)))
     for group in source.axis_groups:
         if len(group.columns) > 1:
             specs.append((f"metrics_by_{file_name(group.title)}", "study",

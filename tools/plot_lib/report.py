@@ -39,6 +39,12 @@ CAPTIONS = {
                   "averaged into at most 1,500 bins.",
     "failures": "Failures by category and the GPU hours lost, rolled back, stalled for checkpoints and spent "
                 "restoring after failures and preemptions (summary.json fault_tolerance).",
+    "lost_by_cause": "GPU hours failures cost, by cause: work rolled back to the last checkpoint, GPUs held "
+                     "while the failure was detected and diagnosed, from then until the job computes again "
+                     "(host selection, queue, restore), slow nodes pacing synchronous jobs, and other jobs' "
+                     "work lost when a restart preempted them (summary.json lost_by_cause_gpu_hours).",
+    "ettr": "Effective training time ratio of each pretraining run (runs.csv: productive time over wall time "
+            "from its first start to its last end), as a CDF over runs; a study pools a point's seeds.",
     "metrics_by": "Markers: the mean over seeds; whiskers: the 95% Student t interval (results.json). "
                   "The other axes, if any, are the series.",
 }

@@ -54,11 +54,16 @@ def provenance_rows(source):
         rows.append(("seeds", ", ".join(str(s) for s in seeds)))
     else:
         rows += [("config", first.get("config", "not recorded")), ("seed", first.get("seed", "not recorded"))]
+    provenance = first.get("provenance", {}) if source.kind == "run" else {}
+    if provenance:
+        rows.append(("overrides", " ".join(provenance.get("overrides", [])) or "none"))
+        for key, value in provenance.get("inputs", {}).items():
+            rows.append((f"input {key}", f"{value.get('path', '')} (content hash {value.get('hash', '')})"))
     versions = sorted({str(r.summary.get("version", "not recorded (written before acme-sim recorded it)"))
                        for r in runs})
     rows.append(("version", ", ".join(versions)))
     for key, value in first.items() if source.kind == "run" else []:  # a study's points differ in these
-        if key not in ("seed", "config", "version", "clusters") and not isinstance(value, (dict, list)):
+        if key not in ("seed", "config", "version", "clusters", "provenance") and not isinstance(value, (dict, list)):
             rows.append((key, num(value) if isinstance(value, (int, float)) else value))
     rows.append(("folder", str(source.path)))
     return rows
