@@ -130,6 +130,24 @@ std::string summary_source(const std::string& path) {
   return json["config"].is_scalar() ? json["config"].as_string() : path;
 }
 
+/// The seed of the run at `path` (summary.json "seed"); none when it records none.
+std::optional<std::uint64_t> summary_seed(const std::string& path) {
+  config::Node json = config::load_yaml_file(path);
+  return json["seed"].is_scalar() ? std::optional<std::uint64_t>(json["seed"].as_u64()) : std::nullopt;
+}
+
+/// A run of another seed than its baseline's: its figures differ by the seed's draws, not by a change
+/// (the default at seed 2 fails 39 of 148 metrics of seed 1's baseline), so the check refuses it.
+void check_same_seed(const std::string& summary, const study::Baseline& baseline, const std::string& baseline_path) {
+  std::optional<std::uint64_t> seed = summary_seed(summary);
+  if (baseline.seed && seed && *seed != *baseline.seed) {
+    throw ConfigError(Location{summary, 0, 0}, "seed",
+                      "the run's seed " + std::to_string(*seed) + " is not the seed " + std::to_string(*baseline.seed) +
+                          " of the baseline " + baseline_path + "; expected a run at seed " +
+                          std::to_string(*baseline.seed) + " (or --update for a baseline of this seed)");
+  }
+}
+
 /// The baseline to compare with; with --update a missing or garbled one is simply replaced.
 std::optional<study::Baseline> existing_baseline(const CheckOptions& o) {
   if (o.update && !fs::exists(o.baseline_path)) {
@@ -176,9 +194,12 @@ int cmd_check(std::vector<std::string> argv) {
   }
   std::optional<study::Baseline> baseline = existing_baseline(o);
   study::ToleranceSet tolerance = tolerance_in_effect(o, baseline);
+  if (baseline && !o.update) {
+    check_same_seed(summary, *baseline, o.baseline_path);
+  }
   std::size_t failures = baseline ? compare_and_report(o, summary, *baseline, current, tolerance) : 0;
   if (o.update) {
-    study::Baseline fresh{summary_source(summary), tolerance, current};
+    study::Baseline fresh{summary_source(summary), summary_seed(summary), tolerance, current};
     metrics::write_file_atomically(o.baseline_path, study::baseline_json_text(fresh));
     std::printf("baseline %s updated: %zu metrics from %s\n", o.baseline_path.c_str(), current.size(), summary.c_str());
     return 0;

@@ -96,12 +96,20 @@ void FailureProcess::on(const GroupFailed& event) {
   std::uint32_t first = event.group * g.size;
   std::uint32_t end = std::min(clusters_[model::to_index(event.cluster)].nodes, first + g.size);
   double repair = g.repair.sample(rng_.of(event.cluster));
+  // With the failure clock off while jobs restart (failures.during_restart: false), a node whose job is
+  // restarting is spared, as a single node's failure would be.
+  std::vector<std::uint32_t> struck;
   for (std::uint32_t n = first; n < end; ++n) {
+    if (config_.during_restart || !hooks_.node_restarting(event.cluster, n)) {
+      struck.push_back(n);
+    }
+  }
+  for (std::uint32_t n : struck) {
     if (!nodes_.is_down(event.cluster, n)) {
       hooks_.fail_switch_jobs(event.cluster, n, g.category_index); // each job on the group fails once
     }
   }
-  for (std::uint32_t n = first; n < end; ++n) {
+  for (std::uint32_t n : struck) {
     fail_node(event.cluster, n, g.category_index, repair, true);
   }
   draw_next_group_failure(event.cluster, event.group);

@@ -118,12 +118,15 @@ Baseline load_baseline(const std::string& path) {
   if (!root.is_map()) {
     root.fail("expected a baseline: a JSON object written by acme-sim check --update");
   }
-  root.expect_keys({"format", "source", "tolerance", "metrics"});
+  root.expect_keys({"format", "source", "seed", "tolerance", "metrics"});
   if (!root["format"].is_defined() || root["format"].as_string() != BASELINE_FORMAT) {
     root["format"].fail(std::string("expected \"") + BASELINE_FORMAT + "\"");
   }
   Baseline baseline;
   baseline.source = root["source"].is_defined() ? root["source"].as_string() : "";
+  if (root["seed"].is_defined()) {
+    baseline.seed = root["seed"].as_u64();
+  }
   baseline.tolerance = parse_tolerance(root["tolerance"]);
   config::Node metrics = root["metrics"];
   if (!metrics.is_map() || metrics.size() == 0) {
@@ -141,6 +144,7 @@ Baseline load_baseline(const std::string& path) {
 std::string baseline_json_text(const Baseline& baseline) {
   std::string text = "{\n  \"format\": " + json_quote(BASELINE_FORMAT) +
                      ",\n  \"source\": " + json_quote(baseline.source) +
+                     (baseline.seed ? ",\n  \"seed\": " + std::to_string(*baseline.seed) : std::string()) +
                      ",\n  \"tolerance\": {\"delay\": " + band_json(baseline.tolerance.delay) +
                      ", \"utilisation\": " + band_json(baseline.tolerance.utilisation) +
                      ", \"energy\": " + band_json(baseline.tolerance.energy) + ", \"metrics\": {";

@@ -38,7 +38,8 @@ bool higher_is_better(const std::string& metric);
 
 /// A committed baseline: the selected metrics of a run and the tolerance to check them with.
 struct Baseline {
-  std::string source; ///< the run the baseline was taken from (its summary's config), for people
+  std::string source;                ///< the run the baseline was taken from (its summary's config), for people
+  std::optional<std::uint64_t> seed; ///< that run's seed (absent in baselines of earlier versions)
   ToleranceSet tolerance;
   std::vector<Metric> metrics;
 };

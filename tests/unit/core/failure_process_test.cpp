@@ -370,3 +370,21 @@ TEST_CASE("core::failure_process: a group failure takes its nodes down together,
   CHECK(records[1].failures[1] == 0);
   CHECK(b.timer.count<core::GroupFailed>() == 3); // the group's next failure
 }
+
+TEST_CASE("core::failure_process: with the clock off during restarts, a group failure spares a restarting node",
+          "[core][failures]") {
+  config::FailureConfig c = two_categories(true);
+  c.during_restart = false;
+  c.group.size = 2;
+  c.group.rate_per_1000_group_days = 1.0;
+  c.group.category_index = 1;
+  c.group.repair = model::Distribution::fixed(7200.0);
+  Bench b(c);
+  b.hooks.restarting = 3; // node 3's job is restarting
+  b.failures.start({});
+  b.timer.set_now(50.0);
+  b.failures.on(core::GroupFailed{model::ClusterId{0}, 1});
+  CHECK(b.hooks.calls == std::vector<std::string>{"switch 2 cat 1"});
+  CHECK(b.nodes.is_down(model::ClusterId{0}, 2));
+  CHECK_FALSE(b.nodes.is_down(model::ClusterId{0}, 3));
+}

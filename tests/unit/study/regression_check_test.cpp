@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/study/regression_check.hpp"
 #include "tests/unit/study/study_test_util.hpp"
@@ -12,7 +15,7 @@ const std::string QUEUE = "clusters.seren.by_type.SFT.queue_s.p90";
 const std::string UTIL = "clusters.seren.gpu_utilisation";
 
 Baseline baseline_of(double queue, double util) {
-  return Baseline{"x.yaml", ToleranceSet{}, {{QUEUE, queue}, {UTIL, util}}};
+  return Baseline{"x.yaml", std::nullopt, ToleranceSet{}, {{QUEUE, queue}, {UTIL, util}}};
 }
 
 Verdict verdict_of(const std::vector<CheckRow>& rows, const std::string& metric) {
@@ -67,7 +70,7 @@ TEST_CASE("study::check: more energy is a regression, within the energy band", "
   const std::string energy = "clusters.seren.power.energy_kWh";
   const std::string by_type = "clusters.seren.by_type.Pretrain.energy_kWh";
   ToleranceSet tol; // energy: rel 0.05, abs 1 kWh
-  Baseline base{"x.yaml", tol, {{energy, 1000.0}, {by_type, 10.0}}};
+  Baseline base{"x.yaml", std::nullopt, tol, {{energy, 1000.0}, {by_type, 10.0}}};
   auto rows = compare_with_baseline(base, {{energy, 1050.0}, {by_type, 10.9}}, tol);
   REQUIRE(verdict_of(rows, energy) == Verdict::OK);
   REQUIRE(verdict_of(rows, by_type) == Verdict::OK); // the 1 kWh absolute band
@@ -152,4 +155,24 @@ TEST_CASE("study::check: tolerance files set bands with units", "[study][check]"
   REQUIRE(tol.per_metric.size() == 1);
   acme::metrics::write_file_atomically(path, "delay: {rell: 0.1}\n");
   REQUIRE_THROWS_WITH(load_tolerance_file(path), Catch::Contains("tol.yaml:1:") && Catch::Contains("rell"));
+}
+
+TEST_CASE("study::regression_check: a baseline keeps the seed of its run", "[study]") {
+  Baseline base = baseline_of(10.0, 0.5);
+  base.seed = 7;
+  std::string path = (std::filesystem::temp_directory_path() / "acme_baseline_seed_test.json").string();
+  {
+    std::ofstream out(path);
+    out << baseline_json_text(base);
+  }
+  Baseline read = load_baseline(path);
+  REQUIRE(read.seed.has_value());
+  CHECK(*read.seed == 7);
+  base.seed.reset();
+  {
+    std::ofstream out(path);
+    out << baseline_json_text(base);
+  }
+  CHECK_FALSE(load_baseline(path).seed.has_value());
+  std::filesystem::remove(path);
 }
