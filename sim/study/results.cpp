@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "sim/metrics/atomic_file.hpp"
+#include "sim/study/paired.hpp"
 #include "sim/study/t_interval.hpp"
 #include "sim/study/text_format.hpp"
 
@@ -237,6 +238,13 @@ void write_results(const std::string& dir, const ResultsInput& input) {
   metrics::write_file_atomically((fs::path(dir) / RESULTS_CSV).string(), results_csv(input));
   metrics::write_file_atomically((fs::path(dir) / RESULTS_JSON).string(), results_json(input));
   metrics::write_file_atomically((fs::path(dir) / AGGREGATE_CSV).string(), aggregate_csv(input));
+  std::string paired = paired_csv(input);
+  std::error_code ec;
+  if (!paired.empty()) {
+    metrics::write_file_atomically((fs::path(dir) / PAIRED_CSV).string(), paired);
+  } else {
+    fs::remove(fs::path(dir) / PAIRED_CSV, ec); // a study that no longer has two settings
+  }
 }
 
 StatusCounts count_statuses(const ResultsInput& input) {

@@ -21,6 +21,7 @@ struct ResultsInput {
   std::vector<std::string> axes;
   std::vector<Point> points;
   std::map<std::string, PointRecord> records;
+  std::vector<AxisLabels> values; ///< every varied key's values in the study's order (the first: the baseline)
 };
 
 /// Metric names over every successful point, in first-seen order along the canonical point order
@@ -34,7 +35,8 @@ std::string results_json(const ResultsInput& input);
 /// One row per group: group_id, set:<axis>..., replicas, <metric>.mean, <metric>.ci95 (half width).
 std::string aggregate_csv(const ResultsInput& input);
 
-/// Writes results.csv, results.json and aggregate.csv into `dir` atomically. The bytes depend only on
+/// Writes results.csv, results.json, aggregate.csv and (when the study has a baseline setting and
+/// another) paired.csv (sim/study/paired.hpp) into `dir` atomically. The bytes depend only on
 /// the points and their records: the same for any -j, shard layout or merge order.
 void write_results(const std::string& dir, const ResultsInput& input);
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "sim/metrics/atomic_file.hpp"
+#include "sim/study/paired.hpp"
 #include "sim/study/plan.hpp"
 #include "sim/study/results.hpp"
 #include "sim/study/study_dir.hpp"
@@ -64,7 +65,7 @@ void write_shard(const std::string& dir, const Study& s, const std::vector<Point
 TEST_CASE("study::results: one row per point with overrides and flattened metrics", "[study][results]") {
   auto s = demo_study();
   auto points = expand_points(s);
-  ResultsInput input{s.name, axis_keys(s), points, {}};
+  ResultsInput input{s.name, axis_keys(s), points, {}, {}};
   for (std::size_t i = 0; i + 1 < points.size(); ++i) {
     input.records[points[i].id] = record_for(points[i], i == 1);
   }
@@ -91,7 +92,7 @@ TEST_CASE("study::results: one row per point with overrides and flattened metric
 TEST_CASE("study::results: the same points give the same bytes in any record order", "[study][results]") {
   auto s = demo_study();
   auto points = expand_points(s);
-  ResultsInput forward{s.name, axis_keys(s), points, {}};
+  ResultsInput forward{s.name, axis_keys(s), points, {}, {}};
   ResultsInput backward = forward;
   for (const auto& p : points) {
     forward.records[p.id] = record_for(p, false);
@@ -116,13 +117,13 @@ TEST_CASE("study::merge: shards merge into the results of a single run", "[study
   }
   std::string single = (tmp / "single").string();
   write_shard(single, s, points, points, failing);
-  ResultsInput expected{s.name, axis_keys(s), points, read_point_records(single + "/points", points)};
+  ResultsInput expected{s.name, axis_keys(s), points, read_point_records(single + "/points", points), {}};
   REQUIRE(expected.records.size() == points.size());
 
   std::vector<std::string> reversed(shard_dirs.rbegin(), shard_dirs.rend());
   for (const auto& inputs : {shard_dirs, reversed}) {
     MergedStudy merged = read_merge_inputs(inputs);
-    ResultsInput got{merged.plan.name, merged.plan.axes, merged.plan.points, merged.records};
+    ResultsInput got{merged.plan.name, merged.plan.axes, merged.plan.points, merged.records, {}};
     REQUIRE(results_csv(got) == results_csv(expected));
     REQUIRE(results_json(got) == results_json(expected));
     REQUIRE(aggregate_csv(got) == aggregate_csv(expected));
@@ -135,7 +136,7 @@ TEST_CASE("study::merge: shards merge into the results of a single run", "[study
   }
   // Missing shard: its points are reported missing.
   MergedStudy partial = read_merge_inputs({shard_dirs[0], shard_dirs[1]});
-  ResultsInput partial_input{partial.plan.name, partial.plan.axes, partial.plan.points, partial.records};
+  ResultsInput partial_input{partial.plan.name, partial.plan.axes, partial.plan.points, partial.records, {}};
   REQUIRE(count_statuses(partial_input).missing == select_shard(points, Shard{3, 3}).size());
 }
 
@@ -174,4 +175,26 @@ TEST_CASE("study::plan: study.json reads back as written", "[study][plan]") {
   Plan labels_back = read_plan(tmp.str());
   REQUIRE(labels_back.labels == with_labels.labels);
   REQUIRE(labels_back.labels.at(0).names == std::vector<std::string>{"small", "big one"});
+}
+
+TEST_CASE("study::paired: each setting against the baseline over shared seeds, with a paired t interval",
+          "[study][results]") {
+  auto s = demo_study();
+  auto points = expand_points(s);
+  ResultsInput input{s.name, axis_keys(s), points, {}, make_plan(s, points, "").values};
+  for (const auto& p : points) {
+    input.records[p.id] = record_for(p, false);
+  }
+  // queue mean = 10 a + seed: a = 2 against a = 1 differs by exactly 10 at every seed (the seed's own
+  // part cancels), where the unpaired intervals of seeds 1-3 (half width t(2) x 1 / sqrt(3)) would overlap.
+  std::string csv = paired_csv(input);
+  REQUIRE_THAT(csv, Catch::StartsWith("group_id,set:a,baseline_group,metric,pairs,baseline_mean,mean,diff_mean,"
+                                      "diff_ci95_low,diff_ci95_high,differs\n"));
+  REQUIRE_THAT(csv,
+               Catch::Contains(",2,") && Catch::Contains("clusters.c.by_type.SFT.queue_s.mean,3,12,22,10,10,10,yes"));
+  REQUIRE_THAT(csv, Catch::Contains("clusters.c.gpu_utilisation,3,0.1") && Catch::Contains(",yes\n"));
+  input.records.erase(points.back().id); // a = 2 at seed 3 missing: two pairs remain
+  REQUIRE_THAT(paired_csv(input), Catch::Contains("queue_s.mean,2,11.5,21.5,10,10,10,yes"));
+  input.values.clear(); // no known baseline: no file
+  REQUIRE(paired_csv(input).empty());
 }
