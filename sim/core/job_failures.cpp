@@ -23,10 +23,7 @@ void JobLifecycle::preempt(model::JobId id, bool may_save) {
     end_attempt(id, job, model::JobPhase::QUEUED, model::JobState::CANCELLED, model::EndCause::PREEMPTED);
     return;
   }
-  bool running = job.stage == JobStage::STARTING || job.stage == JobStage::RESTORING ||
-                 job.stage == JobStage::COMPUTING || job.stage == JobStage::CHECKPOINTING ||
-                 job.stage == JobStage::SNAPSHOTTING || job.stage == JobStage::SLOT_WAIT;
-  if (!running) {
+  if (!runs_own_work(job.stage)) {
     return; // already saving, hung or recovering: the preemption is moot
   }
   trace_preempt(id, job, may_save ? std::string_view{} : std::string_view{"a restart takes its nodes"});

@@ -30,6 +30,13 @@ enum class JobStage : std::uint8_t {
                    ///< chosen
 };
 
+/// The job runs its own work on its nodes (starting, restoring, computing, checkpointing): a preemption can
+/// take it off them. A task plan (PLAN) runs too, but restarts from its beginning (job_failures.cpp).
+inline bool runs_own_work(JobStage stage) {
+  return stage == JobStage::STARTING || stage == JobStage::RESTORING || stage == JobStage::COMPUTING ||
+         stage == JobStage::CHECKPOINTING || stage == JobStage::SNAPSHOTTING || stage == JobStage::SLOT_WAIT;
+}
+
 /// A job's progress and checkpoints: the checkpoint model's state. Progress is in seconds of
 /// computation: work W, done P, persisted in the last good checkpoint.
 struct CheckpointState {

@@ -172,10 +172,7 @@ bool Recovery::preemptible(model::JobId id) const {
     return false;
   }
   const auto& types = faults_.recovery.hosts.preemptible;
-  bool running = job->stage == JobStage::STARTING || job->stage == JobStage::RESTORING ||
-                 job->stage == JobStage::COMPUTING || job->stage == JobStage::CHECKPOINTING ||
-                 job->stage == JobStage::SNAPSHOTTING || job->stage == JobStage::SLOT_WAIT ||
-                 job->stage == JobStage::PLAN;
+  bool running = runs_own_work(job->stage) || job->stage == JobStage::PLAN;
   return running && std::find(types.begin(), types.end(), table_.entry(id, *job).spec.type) != types.end();
 }
 
