@@ -55,8 +55,23 @@ import os
 import sys
 import traceback
 
-from _acme_sim import (WAIT_REASONS, CallMeLater, ClusterView, Context, Decision, Job, JobEnded, JobSubmitted,
-                       NodeDown, NodeUp, NoteWait, PreemptJob, RejectJob, Share, StartJob, WakeUp)
+try:
+    from _acme_sim import (WAIT_REASONS, CallMeLater, ClusterView, Context, Decision, Job, JobEnded, JobSubmitted,
+                           NodeDown, NodeUp, NoteWait, PreemptJob, RejectJob, Share, StartJob, WakeUp)
+except ImportError:  # outside acme-sim (an editor, help(acme_sim)): the native types exist only inside it
+    _NATIVE = ("CallMeLater", "ClusterView", "Context", "Decision", "Job", "JobEnded", "JobSubmitted", "NodeDown",
+               "NodeUp", "NoteWait", "PreemptJob", "RejectJob", "Share", "StartJob", "WakeUp")
+
+    def _outside(name):
+        def refuse(*_args, **_kwargs):
+            raise RuntimeError(f"acme_sim.{name} exists only inside acme-sim: run your policy with "
+                               "`acme-sim run CONFIG` (its class is named under policies: {name: python, ...})")
+        return type(name, (), {"__new__": lambda cls, *a, **k: refuse(), "__doc__": f"acme-sim's native {name} "
+                               "(available while acme-sim runs the policy)."})
+
+    for _name in _NATIVE:
+        globals()[_name] = _outside(_name)
+    WAIT_REASONS = ()
 
 __all__ = ["CallMeLater", "ClusterView", "Context", "Decision", "Job", "JobEnded", "JobSubmitted", "NodeDown",
            "NodeUp", "NoteWait", "PlacementPolicy", "PreemptJob", "RejectJob", "Scheduler", "Share", "StartJob",
