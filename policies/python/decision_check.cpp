@@ -19,16 +19,9 @@ std::string job_text(const model::JobSpec& job) {
   return fmt::format("job {} (job_id {})", model::to_index(job.id), excerpt(job.name));
 }
 
+/// A phase as error messages name it.
 std::string phase_name(model::JobPhase phase) {
-  switch (phase) {
-  case model::JobPhase::QUEUED:
-    return "queued";
-  case model::JobPhase::RUNNING:
-    return "running";
-  case model::JobPhase::HELD:
-    return "held for recovery";
-  }
-  return "?";
+  return phase == model::JobPhase::HELD ? "held (recovering from a failure)" : model::to_string(phase);
 }
 
 std::string check_fraction(const model::JobSpec& job, const model::Placement& placement, const FreeResources& free) {

@@ -77,7 +77,8 @@ void bind_job(py::module_& m) {
   py::class_<PyJob> cls(m, "Job", "A copy of one job as the view showed it when asked (safe to keep).");
   bind_job_spec(cls);
   cls.def_property_readonly(
-         "phase", [](const PyJob& j) { return phase_name(j.entry.phase); }, "queued, running or held (recovering)")
+         "phase", [](const PyJob& j) { return model::to_string(j.entry.phase); },
+         "queued, running or held (recovering)")
       .def_property_readonly(
           "queued_since_s", [](const PyJob& j) { return j.entry.queued_since_s; }, "last (re)submission (s)")
       .def_property_readonly(
@@ -90,7 +91,7 @@ void bind_job(py::module_& m) {
           "preemptions", [](const PyJob& j) { return j.entry.preemptions; }, "times it was preempted")
       .def("__repr__", [](const PyJob& j) {
         return fmt::format("Job(id={}, gpus={}, phase={})", model::to_index(j.entry.spec.id), j.entry.spec.gpus,
-                           phase_name(j.entry.phase));
+                           model::to_string(j.entry.phase));
       });
 }
 

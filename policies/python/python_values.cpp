@@ -128,18 +128,6 @@ model::WaitReason wait_reason_from(const std::string& name) {
   throw py::value_error("unknown wait reason \"" + name + "\"; expected one of: " + names);
 }
 
-const char* phase_name(model::JobPhase phase) {
-  switch (phase) {
-  case model::JobPhase::QUEUED:
-    return "queued";
-  case model::JobPhase::RUNNING:
-    return "running";
-  case model::JobPhase::HELD:
-    return "held";
-  }
-  return "held";
-}
-
 py::object value_from(const config::Node& node) {
   const YAML::Node& yaml = node.yaml();
   if (!yaml.IsDefined() || yaml.IsNull()) {

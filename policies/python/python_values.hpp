@@ -45,8 +45,6 @@ py::list placement_to(const model::Placement& placement);
 model::JobId job_id_from(py::handle job);
 /// A wait reason by its name ("Resources", "QOSGrpGRES", ...); a ValueError lists the names.
 model::WaitReason wait_reason_from(const std::string& name);
-/// "queued", "running", "held".
-const char* phase_name(model::JobPhase phase);
 
 /// A policy's `params:` as Python values: mappings become dicts, sequences lists, plain scalars bool,
 /// int, float or None when they read as such (YAML 1.2 core schema), quoted scalars and the rest str.

@@ -15,6 +15,19 @@ namespace acme::model {
 /// something other than the scheduler (recovery after a failure), not counted as queued.
 enum class JobPhase : std::uint8_t { QUEUED, RUNNING, HELD };
 
+/// "queued", "running" or "held" (held: recovering from a failure): the name Python policies read too.
+constexpr const char* to_string(JobPhase phase) {
+  switch (phase) {
+  case JobPhase::QUEUED:
+    return "queued";
+  case JobPhase::RUNNING:
+    return "running";
+  case JobPhase::HELD:
+    return "held";
+  }
+  return "held";
+}
+
 /// What policies may read about an active (queued or running) job.
 struct JobEntry {
   JobSpec spec;
