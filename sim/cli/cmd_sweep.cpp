@@ -34,7 +34,7 @@ point an `acme-sim run` in its own process, at most N at a time. Each point writ
 skips finished points whose inputs are unchanged and runs the rest (failed points; points whose base
 config, trace, Python module or other input file changed since, by content hash: see docs/studies.md,
 "Resuming"). The study writes, sorted by point id:
-  DIR/results.csv    one row per point: its overrides and every number of its summary.json
+  DIR/results.csv    one row per point: its label, overrides and every number of its summary.json
   DIR/results.json   the same plus, per setting, the mean and 95% Student t interval across seeds
   DIR/aggregate.csv  one row per setting: mean and interval half width (.ci95) per metric
   DIR/paired.csv     per setting and metric, the difference from the baseline setting (every varied key
@@ -206,8 +206,9 @@ int run_sweep(const SweepOptions& o, const study::Study& s, const std::vector<st
   study::run_points(todo, pool);
   bar.clear();
   // The results are rebuilt from the point folders alone, so they are the same whatever ran when.
-  study::ResultsInput input{s.name, study::axis_keys(s), selected, study::read_point_records(points_dir, selected),
-                            study::make_plan(s, selected, "").values};
+  study::Plan plan = study::make_plan(s, selected, "");
+  study::ResultsInput input{s.name,      study::axis_keys(s), selected, study::read_point_records(points_dir, selected),
+                            plan.values, plan.labels};
   study::write_results(o.out_dir, input);
   report(o, input, todo.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   auto counts = study::count_statuses(input);

@@ -1,5 +1,6 @@
 #include "sim/study/results.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <unordered_map>
 #include <unordered_set>
@@ -143,10 +144,30 @@ std::string json_group(const ResultsInput& input, const std::vector<const Point*
 
 } // namespace
 
+std::string point_label(const ResultsInput& input, const Point& point) {
+  std::string label;
+  for (const auto& axis : input.axes) {
+    std::string value = axis_value(point, axis);
+    std::string shown = value;
+    for (const auto& names : input.labels) {
+      for (const auto& values : input.values) {
+        if (names.key_path != axis || values.key_path != axis) {
+          continue;
+        }
+        auto at = std::find(values.names.begin(), values.names.end(), value);
+        auto index = static_cast<std::size_t>(at - values.names.begin());
+        shown = at != values.names.end() && index < names.names.size() ? names.names[index] : shown;
+      }
+    }
+    label += (label.empty() ? "" : " / ") + shown;
+  }
+  return label;
+}
+
 std::vector<std::string> metric_names(const ResultsInput& input) {
   std::vector<std::string> names;
   // The point's own columns: summary.json's "seed" repeats the point's seed.
-  std::unordered_set<std::string> seen{"point_id", "group_id", "seed", "status", "error"};
+  std::unordered_set<std::string> seen{"point_id", "group_id", "seed", "status", "label", "error"};
   for (const auto& point : input.points) {
     const PointRecord* record = find_record(input, point);
     if (record == nullptr || record->status != STATUS_OK) {
@@ -163,7 +184,7 @@ std::vector<std::string> metric_names(const ResultsInput& input) {
 
 std::string results_csv(const ResultsInput& input) {
   auto names = metric_names(input);
-  std::string text = "point_id,group_id,seed,status";
+  std::string text = "point_id,group_id,seed,status,label";
   for (const auto& axis : input.axes) {
     text += "," + csv_field("set:" + axis);
   }
@@ -173,7 +194,8 @@ std::string results_csv(const ResultsInput& input) {
   text += ",error\n";
   for (const auto& point : input.points) {
     const PointRecord* record = find_record(input, point);
-    text += point.id + "," + point.group_id + "," + std::to_string(point.seed) + "," + status_of(record);
+    text += point.id + "," + point.group_id + "," + std::to_string(point.seed) + "," + status_of(record) + "," +
+            csv_field(point_label(input, point));
     for (const auto& axis : input.axes) {
       text += "," + csv_field(axis_value(point, axis));
     }

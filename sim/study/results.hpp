@@ -22,13 +22,18 @@ struct ResultsInput {
   std::vector<Point> points;
   std::map<std::string, PointRecord> records;
   std::vector<AxisLabels> values; ///< every varied key's values in the study's order (the first: the baseline)
+  std::vector<AxisLabels> labels; ///< the study's short names of those values (`labels:`), where it gives some
 };
+
+/// A point's name for people: per varied key, the study's label of its value (else the value itself),
+/// joined by " / " in the order of the axes.
+std::string point_label(const ResultsInput& input, const Point& point);
 
 /// Metric names over every successful point, in first-seen order along the canonical point order
 /// (names of the point's own columns, such as seed, left out).
 std::vector<std::string> metric_names(const ResultsInput& input);
 
-/// One row per point: point_id, group_id, seed, status, set:<axis>..., <metrics>..., error.
+/// One row per point: point_id, group_id, seed, status, label, set:<axis>..., <metrics>..., error.
 std::string results_csv(const ResultsInput& input);
 /// The same rows plus the aggregate across seeds (mean and Student t interval per metric and group).
 std::string results_json(const ResultsInput& input);

@@ -38,7 +38,7 @@ def check_points(results_csv):
     if bad:
         fail(f"points failed: {[(r['point_id'], r['error']) for r in bad]}")
     scheduler = "set:policies.scheduler"
-    metrics = [k for k in rows[0] if not k.startswith("set:") and k not in ("point_id", "group_id", "status")]
+    metrics = [k for k in rows[0] if not k.startswith("set:") and k not in ("point_id", "group_id", "status", "label")]
     twins = {}
     for r in rows:
         twins.setdefault((r["set:policies.placement.name"], r["seed"]), {})["python" in r[scheduler]] = r

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 #include "sim/metrics/atomic_file.hpp"
 #include "sim/study/paired.hpp"
@@ -65,12 +66,12 @@ void write_shard(const std::string& dir, const Study& s, const std::vector<Point
 TEST_CASE("study::results: one row per point with overrides and flattened metrics", "[study][results]") {
   auto s = demo_study();
   auto points = expand_points(s);
-  ResultsInput input{s.name, axis_keys(s), points, {}, {}};
+  ResultsInput input{s.name, axis_keys(s), points, {}, {}, {}};
   for (std::size_t i = 0; i + 1 < points.size(); ++i) {
     input.records[points[i].id] = record_for(points[i], i == 1);
   }
   std::string csv = results_csv(input);
-  REQUIRE_THAT(csv, Catch::StartsWith("point_id,group_id,seed,status,set:a,clusters.c.gpu_utilisation,"
+  REQUIRE_THAT(csv, Catch::StartsWith("point_id,group_id,seed,status,label,set:a,clusters.c.gpu_utilisation,"
                                       "clusters.c.by_type.SFT.queue_s.mean,error\n"));
   REQUIRE_THAT(csv, Catch::Contains(",failed,") && Catch::Contains("\"--set a=2: bad value, \"\"really\"\"\"\n"));
   REQUIRE_THAT(csv, Catch::Contains(points.back().id + "," + points.back().group_id + ",3,missing,"));
@@ -92,7 +93,7 @@ TEST_CASE("study::results: one row per point with overrides and flattened metric
 TEST_CASE("study::results: the same points give the same bytes in any record order", "[study][results]") {
   auto s = demo_study();
   auto points = expand_points(s);
-  ResultsInput forward{s.name, axis_keys(s), points, {}, {}};
+  ResultsInput forward{s.name, axis_keys(s), points, {}, {}, {}};
   ResultsInput backward = forward;
   for (const auto& p : points) {
     forward.records[p.id] = record_for(p, false);
@@ -117,13 +118,13 @@ TEST_CASE("study::merge: shards merge into the results of a single run", "[study
   }
   std::string single = (tmp / "single").string();
   write_shard(single, s, points, points, failing);
-  ResultsInput expected{s.name, axis_keys(s), points, read_point_records(single + "/points", points), {}};
+  ResultsInput expected{s.name, axis_keys(s), points, read_point_records(single + "/points", points), {}, {}};
   REQUIRE(expected.records.size() == points.size());
 
   std::vector<std::string> reversed(shard_dirs.rbegin(), shard_dirs.rend());
   for (const auto& inputs : {shard_dirs, reversed}) {
     MergedStudy merged = read_merge_inputs(inputs);
-    ResultsInput got{merged.plan.name, merged.plan.axes, merged.plan.points, merged.records, {}};
+    ResultsInput got{merged.plan.name, merged.plan.axes, merged.plan.points, merged.records, {}, {}};
     REQUIRE(results_csv(got) == results_csv(expected));
     REQUIRE(results_json(got) == results_json(expected));
     REQUIRE(aggregate_csv(got) == aggregate_csv(expected));
@@ -136,7 +137,7 @@ TEST_CASE("study::merge: shards merge into the results of a single run", "[study
   }
   // Missing shard: its points are reported missing.
   MergedStudy partial = read_merge_inputs({shard_dirs[0], shard_dirs[1]});
-  ResultsInput partial_input{partial.plan.name, partial.plan.axes, partial.plan.points, partial.records, {}};
+  ResultsInput partial_input{partial.plan.name, partial.plan.axes, partial.plan.points, partial.records, {}, {}};
   REQUIRE(count_statuses(partial_input).missing == select_shard(points, Shard{3, 3}).size());
 }
 
@@ -181,7 +182,7 @@ TEST_CASE("study::paired: each setting against the baseline over shared seeds, w
           "[study][results]") {
   auto s = demo_study();
   auto points = expand_points(s);
-  ResultsInput input{s.name, axis_keys(s), points, {}, make_plan(s, points, "").values};
+  ResultsInput input{s.name, axis_keys(s), points, {}, make_plan(s, points, "").values, {}};
   for (const auto& p : points) {
     input.records[p.id] = record_for(p, false);
   }
@@ -197,4 +198,19 @@ TEST_CASE("study::paired: each setting against the baseline over shared seeds, w
   REQUIRE_THAT(paired_csv(input), Catch::Contains("queue_s.mean,2,11.5,21.5,10,10,10,yes"));
   input.values.clear(); // no known baseline: no file
   REQUIRE(paired_csv(input).empty());
+}
+
+TEST_CASE("study::results: results.csv names each point by the study's labels, else by its values",
+          "[study][results]") {
+  auto s = parse_study_text("name: demo\nconfig: tiny.yaml\ngrid: {a: [1, 2], b: [x, y]}\nlabels: {a: [one, two]}\n",
+                            "demo.yaml", CONFIG_DIR);
+  auto points = expand_points(s);
+  Plan plan = make_plan(s, points, "");
+  ResultsInput input{s.name, axis_keys(s), points, {}, plan.values, plan.labels};
+  std::set<std::string> labels;
+  for (const auto& p : points) {
+    labels.insert(point_label(input, p));
+  }
+  CHECK(labels == std::set<std::string>{"one / x", "one / y", "two / x", "two / y"});
+  REQUIRE_THAT(results_csv(input), Catch::StartsWith("point_id,group_id,seed,status,label,set:a,set:b,"));
 }
