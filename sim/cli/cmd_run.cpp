@@ -7,6 +7,7 @@
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress_line.hpp"
+#include "sim/cli/results_table.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/run_guard.hpp"
 #include "sim/metrics/output_set.hpp"
@@ -150,6 +151,7 @@ int run_loaded(const config::Config& cfg, const RunFlags& o, RunGuard& guard) {
                 static_cast<unsigned long long>(result.jobs_rejected), result.end_time_s / 86400.0, wall,
                 wall > 0 ? static_cast<double>(result.jobs_submitted) / wall : 0.0, shown.c_str(), cfg.file.c_str(),
                 static_cast<unsigned long long>(cfg.seed));
+    std::fputs(results_table((std::filesystem::path(o.out_dir) / "summary.json").string()).c_str(), stdout);
   }
   return 0;
 }
