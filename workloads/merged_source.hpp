@@ -27,6 +27,8 @@ public:
   std::optional<model::JobSpec> next() override;
   double epoch_unix_s() const override { return epoch_unix_s_; }
   std::uint64_t skipped_rows() const override;
+  double span_s() const override { return span_s_; }
+  void set_span_s(double span_s) { span_s_ = span_s; }
 
 private:
   std::vector<Part> parts_;
@@ -34,6 +36,7 @@ private:
   double epoch_unix_s_ = 0.0;
   std::uint64_t limit_ = 0;
   std::uint64_t emitted_ = 0;
+  double span_s_ = 0.0;
 };
 
 } // namespace acme::workloads

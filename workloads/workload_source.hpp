@@ -28,6 +28,9 @@ public:
   virtual double epoch_unix_s() const = 0;
   /// Rows skipped as malformed (with `on_bad_row: skip`).
   virtual std::uint64_t skipped_rows() const { return 0; }
+  /// Seconds after the epoch over which jobs are submitted, when known before the run (a synthetic
+  /// workload's days); 0 when unknown (a trace is read as it goes). The progress line's share and ETA.
+  virtual double span_s() const { return 0.0; }
 };
 
 /// What to do with a malformed trace row.

@@ -77,6 +77,7 @@ public:
   }
   std::uint64_t jobs_recorded() const { return recorder_.jobs_recorded(); }
   double epoch_unix_s() const { return workload_->epoch_unix_s(); }
+  double workload_span_s() const { return workload_->span_s(); }
 
 private:
   void dispatch(const EngineEvent& event);

@@ -64,7 +64,8 @@ void SimgridDriver::on_timer(double date) {
       auto wall = std::chrono::steady_clock::now();
       if (on_progress_ && wall - last_progress_ >= PROGRESS_EVERY) {
         last_progress_ = wall;
-        on_progress_(Progress{now, loop_.epoch_unix_s(), loop_.jobs_submitted(), loop_.jobs_recorded()});
+        on_progress_(Progress{now, loop_.epoch_unix_s(), loop_.jobs_submitted(), loop_.jobs_recorded(),
+                              loop_.workload_span_s()});
       }
     }
   } catch (...) {

@@ -19,6 +19,7 @@ struct Progress {
   double epoch_unix_s = 0.0;
   std::uint64_t jobs_submitted = 0;
   std::uint64_t jobs_done = 0;
+  double span_s = 0.0; ///< the workload's submission span when known in advance (0: unknown)
 };
 
 struct SimulationOptions {

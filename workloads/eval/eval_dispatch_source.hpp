@@ -32,6 +32,7 @@ public:
   EvalDispatchSource(std::unique_ptr<WorkloadSource> inner, EvalSettings settings);
   std::optional<model::JobSpec> next() override;
   double epoch_unix_s() const override { return inner_->epoch_unix_s(); }
+  double span_s() const override { return inner_->span_s(); }
   std::uint64_t skipped_rows() const override { return inner_->skipped_rows(); }
 
   /// Requests dispatched so far.

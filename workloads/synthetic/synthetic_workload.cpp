@@ -1,5 +1,6 @@
 #include "workloads/synthetic/synthetic_workload.hpp"
 
+#include "sim/model/units.hpp"
 #include "workloads/eval/eval_batch_tags.hpp"
 #include "workloads/merged_source.hpp"
 #include "workloads/synthetic/cluster_generator.hpp"
@@ -28,7 +29,9 @@ std::unique_ptr<WorkloadSource> make_synthetic_workload(const SyntheticOptions& 
                                        },
                                        {}});
   }
-  return std::make_unique<MergedSource>(std::move(parts), options.start_unix_s, 0);
+  auto source = std::make_unique<MergedSource>(std::move(parts), options.start_unix_s, 0);
+  source->set_span_s(options.days * model::SECONDS_PER_DAY);
+  return source;
 }
 
 std::unique_ptr<WorkloadSource> make_synthetic_workload(const WorkloadContext& context, const config::Node& section) {
