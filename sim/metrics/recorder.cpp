@@ -4,6 +4,7 @@
 #include <spdlog/logger.h>
 
 #include <array>
+#include <cmath>
 
 #include "sim/log/log.hpp"
 #include "sim/metrics/atomic_file.hpp"
@@ -27,7 +28,7 @@ constexpr const char* JOBS_HEADER =
     "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
     "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
     "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost,"
-    "wait_reason,energy_kWh";
+    "wait_reason,energy_kWh,submit_unix_s,start_unix_s,end_unix_s";
 constexpr const char* TIMESERIES_HEADER =
     "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes,power_kW,nodes_off";
 // Columns of the fluid network model only: runs without it keep the files they always had.
@@ -147,6 +148,14 @@ void Recorder::append_job_row(const JobRecord& r) {
   }
   out += ',';
   append(out, r.energy.total_J / JOULES_PER_KWH);
+  // The three times again as whole Unix seconds (UTC): one numeric type for every cluster, where the
+  // AcmeTrace columns carry each cluster's own UTC offset.
+  for (double t_s : {job.submit_time_s, r.first_start_s, r.end_s}) {
+    out += ',';
+    if (t_s != model::UNKNOWN_TIME_S) {
+      append(out, static_cast<std::uint64_t>(std::floor(options_.epoch_unix_s + t_s))); // after 1970: checked on input
+    }
+  }
   if (options_.network_model) {
     append_network_cells(r);
   }
