@@ -11,10 +11,6 @@
 namespace acme::study {
 namespace {
 
-// FNV-1a 64-bit parameters (Fowler, Noll, Vo; http://www.isthe.com/chongo/tech/comp/fnv/).
-constexpr std::uint64_t FNV_OFFSET_BASIS = 14695981039346656037ULL;
-constexpr std::uint64_t FNV_PRIME = 1099511628211ULL;
-
 /// The axis-value combinations: one vector of overrides per combination, grid first (the first axis
 /// varies slowest), then each zip group.
 std::vector<std::vector<config::Override>> combinations(const Study& study) {
@@ -53,28 +49,14 @@ std::string describe(const std::vector<config::Override>& overrides) {
   return text.empty() ? "(no overrides)" : text;
 }
 
-void fnv_mix(std::uint64_t& hash, const std::string& text) {
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= FNV_PRIME;
-  }
-}
-
-std::string hex16(std::uint64_t hash) {
-  constexpr std::size_t HEX_DIGITS = 16;
-  std::array<char, HEX_DIGITS + 1> text{};
-  std::snprintf(text.data(), text.size(), "%016llx", static_cast<unsigned long long>(hash));
-  return std::string(text.data(), HEX_DIGITS);
-}
-
 } // namespace
 
 std::string overrides_hash(const std::vector<config::Override>& overrides) {
-  std::uint64_t hash = FNV_OFFSET_BASIS;
+  std::string text;
   for (const auto& o : overrides) {
-    fnv_mix(hash, o.key_path + "=" + o.value + "\n");
+    text += o.key_path + "=" + o.value + "\n";
   }
-  return hex16(hash);
+  return config::content_hash(text); // FNV-1a 64 streams: the same as mixing line by line
 }
 
 std::map<std::string, std::string> point_inputs(const std::string& base_config, const Point& point,
