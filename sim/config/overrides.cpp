@@ -3,6 +3,7 @@
 
 #include "sim/config/config.hpp"
 #include "sim/config/node.hpp"
+#include "sim/model/limits.hpp"
 
 namespace acme::config {
 namespace {
@@ -131,13 +132,20 @@ std::vector<Override> expand_overrides(const YAML::Node& root, const std::vector
       bad_override(override_location(o),
                    "\"" + join_path({steps.begin(), every}) + "\" is not a list, so [*] has nothing to address");
     }
-    std::vector<Override> each;
+    auto too_many = [&o](std::size_t count) {
+      if (count > model::limits::MAX_EXPANDED_OVERRIDES) {
+        bad_override(override_location(o), "[*] expands to more than " +
+                                               std::to_string(model::limits::MAX_EXPANDED_OVERRIDES) +
+                                               " settings; expected [*] over lists of a config's size");
+      }
+    };
+    too_many(out.size() + list.size());
     for (std::size_t i = 0; i < list.size(); ++i) {
       steps[at] = PathStep{"", i, true, false};
-      each.push_back({join_path(steps), o.value, override_location(o)});
-    }
-    for (auto& expanded : expand_overrides(root, each)) {
-      out.push_back(std::move(expanded));
+      for (auto& expanded : expand_overrides(root, {Override{join_path(steps), o.value, override_location(o)}})) {
+        out.push_back(std::move(expanded));
+        too_many(out.size());
+      }
     }
   }
   return out;

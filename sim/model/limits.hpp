@@ -47,5 +47,7 @@ inline constexpr std::uint32_t MAX_FAILURES_WITHOUT_PROGRESS = 100;
 // Studies.
 inline constexpr std::uint64_t MAX_SEEDS = 10'000;
 inline constexpr std::uint64_t MAX_STUDY_POINTS = 100'000;
+/// Overrides after `[*]` steps are expanded (clusters[*].x is one per cluster; nested lists multiply).
+inline constexpr std::size_t MAX_EXPANDED_OVERRIDES = 100'000;
 
 } // namespace acme::model::limits
