@@ -127,8 +127,9 @@ int cmd_rerun(std::vector<std::string> argv) {
   if (positionals.empty()) {
     args.fail("missing RUN_DIR; expected the folder of a run (acme-sim rerun RUN_DIR)");
   }
-  fs::path run_dir = positionals[0];
-  flags.out_dir = out ? *out : run_dir.lexically_normal().string() + ".rerun";
+  fs::path run_dir = fs::path(positionals[0]).lexically_normal();
+  run_dir = run_dir.has_filename() ? run_dir : run_dir.parent_path(); // "out/" names the folder "out"
+  flags.out_dir = out ? *out : run_dir.string() + ".rerun";
   std::error_code ec;
   if (fs::equivalent(run_dir, flags.out_dir, ec)) {
     args.fail("-o " + flags.out_dir + " is RUN_DIR itself; expected another folder (the run's files stay as they are)");

@@ -48,6 +48,9 @@ def main():
         proc = acme(binary, ["rerun", str(tmp / "run"), "-o", str(tmp / "again")], elsewhere)
         if proc.returncode != 0 or "every output is identical" not in proc.stdout:
             fail(f"rerun ({proc.returncode}): {proc.stdout}{proc.stderr}")
+        proc = acme(binary, ["rerun", "run/", "--quiet"], tmp)  # default: run.rerun beside it
+        if proc.returncode != 0 or not (tmp / "run.rerun" / "jobs.csv").is_file():
+            fail(f"rerun run/ into its default folder ({proc.returncode}): {proc.stderr}")
         proc = acme(binary, ["rerun", "run", "-o", "run"], tmp)
         if proc.returncode != 2 or "RUN_DIR itself" not in proc.stderr:
             fail(f"rerun into the run's own folder ({proc.returncode}): {proc.stderr}")
