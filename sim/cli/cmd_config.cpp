@@ -127,9 +127,10 @@ int cmd_rerun(std::vector<std::string> argv) {
   if (positionals.empty()) {
     args.fail("missing RUN_DIR; expected the folder of a run (acme-sim rerun RUN_DIR)");
   }
-  fs::path run_dir = fs::path(positionals[0]).lexically_normal();
-  run_dir = run_dir.has_filename() ? run_dir : run_dir.parent_path(); // "out/" names the folder "out"
-  flags.out_dir = out ? *out : run_dir.string() + ".rerun";
+  fs::path run_dir = positionals[0];
+  fs::path whole = fs::absolute(run_dir).lexically_normal(); // "out/" and "." name a folder, not its inside
+  whole = whole.has_filename() ? whole : whole.parent_path();
+  flags.out_dir = out ? *out : whole.string() + ".rerun";
   std::error_code ec;
   if (fs::equivalent(run_dir, flags.out_dir, ec)) {
     args.fail("-o " + flags.out_dir + " is RUN_DIR itself; expected another folder (the run's files stay as they are)");
