@@ -126,6 +126,9 @@ Config parse_root(const Node& root, const std::string& file, const std::string& 
 /// A `--set policies.FAMILY...` that a cluster's own `policies.FAMILY` shadows: an error when every cluster
 /// shadows it (the override would change nothing), a warning naming the clusters when some do.
 void check_shadowed(const YAML::Node& tree, const std::vector<Override>& overrides) {
+  if (!tree.IsMap()) {
+    return; // not a config at all: parse_root says so
+  }
   const YAML::Node clusters = tree["clusters"];
   for (const auto& o : overrides) {
     std::size_t dot = o.key_path.find('.');
