@@ -99,7 +99,11 @@ YAML::Node node_at(const YAML::Node& root, const std::vector<PathStep>& steps, s
       if (!here.IsMap()) {
         return YAML::Node(YAML::NodeType::Undefined);
       }
-      current.reset(here[steps[s].key]);
+      YAML::Node next = here[steps[s].key];
+      if (!next.IsDefined()) { // a missing key gives an invalid node, which reset() refuses
+        return YAML::Node(YAML::NodeType::Undefined);
+      }
+      current.reset(next);
     }
   }
   return current;
