@@ -125,21 +125,23 @@ std::string summary_path(const std::string& run) {
   return fs::is_directory(run) ? (fs::path(run) / "summary.json").string() : run;
 }
 
-std::string summary_source(const std::string& path) {
-  config::Node json = config::load_yaml_file(path);
-  return json["config"].is_scalar() ? json["config"].as_string() : path;
-}
+/// What a run's summary.json says produced it: its config (else the path itself) and its seed (none when
+/// it records none). One read of the file serves both.
+struct SummaryIdentity {
+  std::string source;
+  std::optional<std::uint64_t> seed;
+};
 
-/// The seed of the run at `path` (summary.json "seed"); none when it records none.
-std::optional<std::uint64_t> summary_seed(const std::string& path) {
+SummaryIdentity summary_identity(const std::string& path) {
   config::Node json = config::load_yaml_file(path);
-  return json["seed"].is_scalar() ? std::optional<std::uint64_t>(json["seed"].as_u64()) : std::nullopt;
+  return {json["config"].is_scalar() ? json["config"].as_string() : path,
+          json["seed"].is_scalar() ? std::optional<std::uint64_t>(json["seed"].as_u64()) : std::nullopt};
 }
 
 /// A run of another seed than its baseline's: its figures differ by the seed's draws, not by a change
 /// (the default at seed 2 fails 39 of 148 metrics of seed 1's baseline), so the check refuses it.
 void check_same_seed(const std::string& summary, const study::Baseline& baseline, const std::string& baseline_path) {
-  std::optional<std::uint64_t> seed = summary_seed(summary);
+  std::optional<std::uint64_t> seed = summary_identity(summary).seed;
   if (baseline.seed && seed && *seed != *baseline.seed) {
     throw ConfigError(Location{summary, 0, 0}, "seed",
                       "the run's seed " + std::to_string(*seed) + " is not the seed " + std::to_string(*baseline.seed) +
@@ -199,7 +201,8 @@ int cmd_check(std::vector<std::string> argv) {
   }
   std::size_t failures = baseline ? compare_and_report(o, summary, *baseline, current, tolerance) : 0;
   if (o.update) {
-    study::Baseline fresh{summary_source(summary), summary_seed(summary), tolerance, current};
+    SummaryIdentity identity = summary_identity(summary);
+    study::Baseline fresh{identity.source, identity.seed, tolerance, current};
     metrics::write_file_atomically(o.baseline_path, study::baseline_json_text(fresh));
     std::printf("baseline %s updated: %zu metrics from %s\n", o.baseline_path.c_str(), current.size(), summary.c_str());
     return 0;
