@@ -15,7 +15,8 @@ import tempfile
 from pathlib import Path
 
 REL_TOL = 1e-9
-FILES = ("jobs.csv", "summary.json", "timeseries.csv")
+# Every output a case's run writes among these is compared (nodes.csv and runs.csv come with failures).
+FILES = ("jobs.csv", "summary.json", "timeseries.csv", "nodes.csv", "runs.csv")
 
 
 def same_cell(a, b):
@@ -52,7 +53,9 @@ def compare_json(e, a, path="summary.json"):
         return [err for k in e for err in compare_json(e[k], a[k], f"{path}.{k}")]
     if isinstance(e, (int, float)) and isinstance(a, (int, float)) and not isinstance(e, bool):
         return [] if math.isclose(e, a, rel_tol=REL_TOL, abs_tol=1e-12) else [f"{path}: {a}, expected {e}"]
-    if e == a or path.endswith(".config") or (path.startswith("summary.json.provenance.") and path.endswith(".path")):
+    # Input identities (paths, content hashes) say what was read, not what was simulated: a comment
+    # edited in a case's config must not fail it.
+    if e == a or path.endswith(".config") or path.startswith("summary.json.provenance.inputs."):
         return []
     return [f"{path}: {a!r}, expected {e!r}"]
 
@@ -66,14 +69,20 @@ def main():
         if proc.returncode != 0:
             sys.exit(f"acme-sim failed ({proc.returncode}):\n{proc.stderr}")
         expected_dir = case / "expected"
+        produced = [f for f in FILES if (Path(out) / f).exists()]
         if update:
             expected_dir.mkdir(exist_ok=True)
             for f in FILES:
-                shutil.copy(Path(out) / f, expected_dir / f)
+                if f in produced:
+                    shutil.copy(Path(out) / f, expected_dir / f)
+                else:
+                    (expected_dir / f).unlink(missing_ok=True)
             print(f"updated {expected_dir}")
             return
-        errors = []
-        for f in FILES:
+        expected = [f for f in FILES if (expected_dir / f).exists()]
+        errors = [f"{f}: written by the run, not in {expected_dir}" for f in produced if f not in expected]
+        errors += [f"{f}: expected, not written by the run" for f in expected if f not in produced]
+        for f in sorted(set(produced) & set(expected)):
             if f.endswith(".json"):
                 errors += compare_json(json.loads((expected_dir / f).read_text()), json.loads((Path(out) / f).read_text()))
             else:

@@ -2,6 +2,9 @@
 // starts (once per attempt) no earlier than its submission and after its preemptions, and all finish.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "policies/builtin.hpp"
 #include "tests/unit/policies/policy_driver.hpp"
 
 using namespace acme;
@@ -27,6 +30,19 @@ const std::vector<std::string> SCHEDULERS = {
 };
 const std::vector<std::string> PLACEMENTS = {"first_fit", "pack", "topology", "random"};
 
+/// The registered name a spec above names: the bare name, or the `name:` of its mapping form.
+std::string spec_name(const std::string& spec) {
+  if (spec.front() != '{') {
+    return spec;
+  }
+  auto from = spec.find("name: ") + 6;
+  return spec.substr(from, spec.find_first_of(",}", from) - from);
+}
+
+bool covers(const std::vector<std::string>& specs, const std::string& name) {
+  return std::any_of(specs.begin(), specs.end(), [&](const std::string& s) { return spec_name(s) == name; });
+}
+
 void check_round(const Driver& d) {
   const auto& view = d.view();
   std::uint64_t held = 0;
@@ -42,6 +58,19 @@ void check_round(const Driver& d) {
   }
 }
 } // namespace
+
+TEST_CASE("policies::scheduling: the property test below covers every registered scheduler and placement",
+          "[policies][property]") {
+  auto registries = policies::make_builtin_registries();
+  for (const auto& name : registries.schedulers.names()) {
+    INFO("scheduler " << name << " is registered but missing from SCHEDULERS");
+    CHECK(covers(SCHEDULERS, name));
+  }
+  for (const auto& name : registries.placements.names()) {
+    INFO("placement " << name << " is registered but missing from PLACEMENTS");
+    CHECK(covers(PLACEMENTS, name));
+  }
+}
 
 TEST_CASE("policies::scheduling: invariants hold for every scheduler and placement on random workloads",
           "[policies][property]") {
