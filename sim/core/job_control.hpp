@@ -19,8 +19,9 @@ public:
                            model::EndCause cause) = 0;
   /// A held job goes back to its queue.
   virtual void requeue(model::JobId id) = 0;
-  /// The job starts again at once on the nodes it holds (after automatic recovery).
-  virtual void relaunch(model::JobId id, JobRuntime& job) = 0;
+  /// The job starts again at once on the nodes it holds (after automatic recovery), `swaps` naming the
+  /// failed nodes replaced since it stopped (the rest of its placement is unchanged).
+  virtual void relaunch(model::JobId id, JobRuntime& job, const std::vector<model::NodeSwap>& swaps) = 0;
   /// A running job is preempted at once, without a save, because a restart takes its nodes: it loses its
   /// work since its last persisted checkpoint (second-order loss), is queued again and its nodes are free.
   virtual void preempt_for_restart(model::JobId id) = 0;

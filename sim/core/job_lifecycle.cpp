@@ -202,12 +202,15 @@ void JobLifecycle::on_launched(model::JobId id, JobRuntime& job) {
   parts_.checkpoint->resume(id, job);
 }
 
-void JobLifecycle::relaunch(model::JobId id, JobRuntime& job) {
+void JobLifecycle::relaunch(model::JobId id, JobRuntime& job, const std::vector<model::NodeSwap>& swaps) {
   ++job.accounting.attempts;
   job.accounting.open_attempt(timer_.now_s());
-  parts_.power->placement_changed(job); // failed nodes were replaced
-  ClusterRuntime& cluster = table_.cluster_of(job);
-  find_latent_faults(cluster, cluster.view.job(id).placement); // a replacement may hide one too
+  parts_.power->placement_changed(job, swaps); // failed nodes were replaced
+  if (parts_.failures != nullptr && parts_.failures->has_latent_faults()) {
+    for (const auto& swap : swaps) { // a replacement may hide one too; the other nodes were checked
+      parts_.failures->job_lands(table_.cluster_of(job).view.shape().id, model::to_index(swap.to));
+    }
+  }
   on_launched(id, job);
 }
 

@@ -71,7 +71,7 @@ public:
   void end_attempt(model::JobId id, JobRuntime& job, model::JobPhase next, model::JobState state,
                    model::EndCause cause) override;
   void requeue(model::JobId id) override;
-  void relaunch(model::JobId id, JobRuntime& job) override;
+  void relaunch(model::JobId id, JobRuntime& job, const std::vector<model::NodeSwap>& swaps) override;
   void preempt_for_restart(model::JobId id) override;
   // FailureHooks
   void fail_node_jobs(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) override;

@@ -65,6 +65,35 @@ void PowerMeter::take_placement(ClusterMeter& c, JobPower& p, const std::vector<
   }
 }
 
+bool PowerMeter::swap_carried(ClusterMeter& c, JobPower& p, const std::vector<model::NodeSwap>& swaps, double now_s) {
+  for (const auto& swap : swaps) {
+    const NodeMeter& from = c.nodes[model::to_index(swap.from)];
+    const NodeMeter& to = c.nodes[model::to_index(swap.to)];
+    if (p.carried_nodes.empty() || !from.carried || to.carried || to.gpus != from.gpus) {
+      return false;
+    }
+  }
+  for (const auto& swap : swaps) {
+    std::uint32_t from_index = model::to_index(swap.from);
+    std::uint32_t to_index = model::to_index(swap.to);
+    NodeMeter& from = c.nodes[from_index];
+    NodeMeter& to = c.nodes[to_index];
+    double g = from.gpus; // whole nodes: the share's GPUs, the idle base whole
+    p.held_W += g * (to.idle_W - from.idle_W) / c.efficiency;
+    p.per_extra_W += g * (to.slope - from.slope) / c.efficiency;
+    p.carried_wall_per_W += g * (to.slope - from.slope) / c.efficiency;
+    book_node(c, p, from_index, now_s);
+    touch(c, to, now_s); // its own draw up to now; from now on it draws what the job draws
+    to.carried = true;
+    ++p.carried_by_class[to.power_class];
+    *std::find(p.carried_nodes.begin(), p.carried_nodes.end(), from_index) = to_index; // placement order
+    if (!p.levels.empty()) {
+      joined_[model::to_index(p.id)].push_back({to_index, p.levels});
+    }
+  }
+  return true;
+}
+
 void PowerMeter::book_nodes_left(ClusterMeter& c, JobPower& p, double now_s) {
   std::erase_if(p.carried_nodes, [&](std::uint32_t index) { // not stamped by the placement just taken
     if (c.nodes[index].stamp == stamp_) {

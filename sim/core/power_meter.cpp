@@ -186,14 +186,16 @@ void PowerMeter::allocated(JobRuntime& job) {
   p.allocated = true;
 }
 
-void PowerMeter::placement_changed(JobRuntime& job) {
+void PowerMeter::placement_changed(JobRuntime& job, const std::vector<model::NodeSwap>& swaps) {
   ACME_ASSERT(job.power.extra_W == 0.0, "a job moves to other nodes only while its GPUs are idle");
   ClusterMeter& c = meter_of(job);
   const model::ClusterView& view = table_.cluster_of(job).view;
   close_segment(c, job, view.now_s());
   // Only the nodes it left are booked, and only the nodes it joined start: a recovery that replaces one
   // node of a 4,096-node job costs one node's booking, not 4,096.
-  take_placement(c, job.power, view.job(job.power.id).placement, view.now_s());
+  if (!swap_carried(c, job.power, swaps, view.now_s())) {
+    take_placement(c, job.power, view.job(job.power.id).placement, view.now_s());
+  }
 }
 
 void PowerMeter::releasing(JobRuntime& job) {

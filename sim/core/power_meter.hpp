@@ -40,7 +40,7 @@ public:
   /// The job is about to free its placement (the view still shows it).
   void releasing(JobRuntime& job);
   /// The job's placement changed while it drew idle (a failed node replaced).
-  void placement_changed(JobRuntime& job);
+  void placement_changed(JobRuntime& job, const std::vector<model::NodeSwap>& swaps);
   /// Its stage or plan step changed: its draw follows.
   void on_activity(JobRuntime& job, double now_s) override;
   /// The power policy switched a node off, started its boot, or its boot ended (ON).
@@ -102,6 +102,10 @@ private:
   const std::vector<model::NodeShare>& node_by_node_shares(const JobRuntime& job) const;
   /// The job's draw sums for `placement`: nodes it now holds whole join its ledger, nodes it left are booked.
   void take_placement(ClusterMeter& c, JobPower& p, const std::vector<model::NodeShare>& placement, double now_s);
+  /// The placement after `swaps` when the job carries every node swapped out and each swap is of whole
+  /// nodes alike: each node left is booked and each node joined starts, at a cost independent of the
+  /// job's size. False (nothing changed) otherwise: take_placement then walks the whole placement.
+  bool swap_carried(ClusterMeter& c, JobPower& p, const std::vector<model::NodeSwap>& swaps, double now_s);
   /// Books and hands back the carried nodes the placement just taken (take_placement) no longer holds.
   void book_nodes_left(ClusterMeter& c, JobPower& p, double now_s);
   /// Books the job's ledger (since the node joined it) to one node it carries and hands it back.

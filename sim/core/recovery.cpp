@@ -205,6 +205,7 @@ bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job, bool standby
   if (widened) {
     io_.widen_nic(job.cluster, entry.placement.front().node, 1);
   }
+  std::vector<model::NodeSwap> swaps;
   for (model::NodeId bad : down) {
     model::NodeId good{static_cast<std::uint32_t>(idle.find_first())};
     if (auto spare = std::find_if(spares.rbegin(), spares.rend(), ready); spare != spares.rend()) {
@@ -216,11 +217,12 @@ bool Recovery::replace_down_nodes(model::JobId id, JobRuntime& job, bool standby
     on_bad.erase(std::remove(on_bad.begin(), on_bad.end(), id), on_bad.end());
     cluster.view.move_share(id, bad, good);
     cluster.jobs_on_node[model::to_index(good)].push_back(id);
+    swaps.push_back({bad, good});
   }
   if (widened) {
     io_.widen_nic(job.cluster, entry.placement.front().node, job.nodes);
   }
-  control_.relaunch(id, job); // at once, from the last good checkpoint
+  control_.relaunch(id, job, swaps); // at once, from the last good checkpoint
   return true;
 }
 

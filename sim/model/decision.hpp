@@ -27,6 +27,12 @@ constexpr std::uint64_t share_milli(const NodeShare& share) {
   return std::uint64_t{share.gpus} * MILLI_PER_GPU + share.milli;
 }
 
+/// A running job's share moved off a failed node onto a replacement (ClusterView::move_share).
+struct NodeSwap {
+  NodeId from{};
+  NodeId to{};
+};
+
 /// Where a job runs: GPU shares on nodes (empty for CPU jobs, which use the cluster's CPU pool).
 using Placement = std::vector<NodeShare>;
 

@@ -143,7 +143,7 @@ void FakeControl::requeue(model::JobId id) {
   table_.cluster_of(table_.jobs.at(id)).view.requeue_job(id);
 }
 
-void FakeControl::relaunch(model::JobId id, core::JobRuntime& job) {
+void FakeControl::relaunch(model::JobId id, core::JobRuntime& job, const std::vector<model::NodeSwap>& /*swaps*/) {
   calls.push_back("relaunch " + id_text(id));
   ++job.accounting.attempts;
 }

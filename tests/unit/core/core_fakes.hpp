@@ -119,7 +119,7 @@ public:
   void end_attempt(model::JobId id, core::JobRuntime& job, model::JobPhase next, model::JobState state,
                    model::EndCause cause) override;
   void requeue(model::JobId id) override;
-  void relaunch(model::JobId id, core::JobRuntime& job) override;
+  void relaunch(model::JobId id, core::JobRuntime& job, const std::vector<model::NodeSwap>& swaps) override;
   void preempt_for_restart(model::JobId id) override;
 
   std::vector<std::string> calls; ///< e.g. "finish 1 COMPLETED", "end 1 HELD FAILED", "requeue 1", "relaunch 1"

@@ -217,8 +217,9 @@ TEST_CASE("core::power_meter: a carried job that replaces one node books that no
   enter(table, job, core::JobStage::RECOVERING, 210.0);
   table.clusters[0].view.set_now(220.0);
   table.clusters[0].view.move_share(spec.id, model::NodeId{3}, model::NodeId{16});
-  meter.placement_changed(job);
+  meter.placement_changed(job, {{model::NodeId{3}, model::NodeId{16}}});
   CHECK(job.power.carried_nodes.size() == 16);
+  CHECK(job.power.carried_nodes.at(3) == 16); // in node 3's place: placement order kept
   enter(table, job, core::JobStage::COMPUTING, 230.0);
   CHECK(meter.power_W(model::ClusterId{0}) == 16 * 2800.0 + 880.0);
   release(table, meter, job, spec.id, 330.0);
