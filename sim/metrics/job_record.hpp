@@ -66,6 +66,10 @@ struct JobRecord {
   JobEnergy energy;                                      ///< its GPUs and its share of its nodes' base, all attempts
 };
 
+/// A job's queueing delay, summary.json's queue_s (seconds): from its submission to its first start; a job
+/// that left before it ever started waited its whole stay. Not for rejected jobs (they never queue).
+double queueing_delay_s(const JobRecord& record);
+
 /// The reason a job waited longest (NONE when it never waited).
 model::WaitReason longest_wait(const std::array<double, model::WAIT_REASON_COUNT>& wait_s);
 

@@ -48,7 +48,7 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
     , users_(&users)
     , output_(std::make_unique<OutputSet>(options_.out_dir,
                                           std::vector<std::string>(OUTPUT_FILES.begin(), OUTPUT_FILES.end())))
-    , summary_(std::make_unique<SummaryBuilder>(options_.clusters))
+    , summary_(std::make_unique<SummaryBuilder>(options_.clusters, users))
     , faults_(std::make_unique<FaultStats>(options_.clusters, options_.failure_categories))
     , evals_(std::make_unique<EvalStats>(options_.clusters.size()))
     , network_(std::make_unique<NetworkStats>(options_.clusters.size()))

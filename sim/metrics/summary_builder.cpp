@@ -61,8 +61,16 @@ std::string quote(std::string_view s) {
 
 } // namespace
 
-SummaryBuilder::SummaryBuilder(const std::vector<ClusterInfo>& clusters)
+double queueing_delay_s(const JobRecord& record) {
+  // A job that left before it ever started (a node failed under it while its pods started) waited its
+  // whole stay: its start is unknown, not -1.
+  double started_s = record.first_start_s == model::UNKNOWN_TIME_S ? record.end_s : record.first_start_s;
+  return started_s - record.spec->submit_time_s;
+}
+
+SummaryBuilder::SummaryBuilder(const std::vector<ClusterInfo>& clusters, const model::NameTable& users)
     : clusters_(clusters)
+    , users_(&users)
     , stats_(clusters.size()) {}
 
 void SummaryBuilder::add(const JobRecord& record) {
@@ -75,10 +83,8 @@ void SummaryBuilder::add(const JobRecord& record) {
     return;
   }
   ++s.states[static_cast<std::size_t>(record.state)];
-  // A job that left before it ever started (a node failed under it while its pods started) waited its
-  // whole stay: its start is unknown, not -1.
-  double started_s = record.first_start_s == model::UNKNOWN_TIME_S ? record.end_s : record.first_start_s;
-  s.queue_s.push_back(started_s - job.submit_time_s);
+  double queue_s = queueing_delay_s(record);
+  s.queue_s.push_back(queue_s);
   s.jct_s.push_back(record.end_s - job.submit_time_s);
   if (job.recorded_start_s != model::UNKNOWN_TIME_S) {
     s.recorded_queue_s.push_back(job.recorded_queue_s());
@@ -88,13 +94,33 @@ void SummaryBuilder::add(const JobRecord& record) {
   for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
     s.wait_s[r] += record.wait_s[r];
   }
+  if (!job.is_cpu_job()) {
+    s.users.add(job.user, queue_s, record.gpu_seconds);
+  }
 }
 
 void SummaryBuilder::add_busy_gpu_seconds(std::uint16_t cluster, double gpu_seconds) {
   stats_.at(cluster).busy_gpu_seconds += gpu_seconds;
 }
 
-std::string SummaryBuilder::render_class(ClassStats& s) const {
+void SummaryBuilder::ClassStats::merge(const ClassStats& other) {
+  jobs += other.jobs;
+  rejected += other.rejected;
+  for (std::size_t i = 0; i < model::JOB_STATE_COUNT; ++i) {
+    states[i] += other.states[i];
+  }
+  queue_s.insert(queue_s.end(), other.queue_s.begin(), other.queue_s.end());
+  jct_s.insert(jct_s.end(), other.jct_s.begin(), other.jct_s.end());
+  recorded_queue_s.insert(recorded_queue_s.end(), other.recorded_queue_s.begin(), other.recorded_queue_s.end());
+  gpu_seconds += other.gpu_seconds;
+  energy_J += other.energy_J;
+  for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
+    wait_s[r] += other.wait_s[r];
+  }
+  users.merge(other.users);
+}
+
+std::string SummaryBuilder::render_class(ClassStats& s, bool with_fairness) const {
   std::string states;
   for (std::size_t i = 0; i < model::JOB_STATE_COUNT; ++i) {
     states += fmt::format("{}{}: {}", i == 0 ? "" : ", ", quote(model::to_string(static_cast<model::JobState>(i))),
@@ -108,7 +134,11 @@ std::string SummaryBuilder::render_class(ClassStats& s) const {
   if (!s.recorded_queue_s.empty()) {
     out += R"(, "recorded_queue_s": )" + distribution_json(s.recorded_queue_s);
   }
-  return out + ", " + wait_reasons_json(s.wait_s) + "}";
+  out += ", " + wait_reasons_json(s.wait_s);
+  if (with_fairness) {
+    out += R"(, "fairness": )" + fairness_json(s.users.fairness(*users_));
+  }
+  return out + "}";
 }
 
 std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, const FaultStats& faults,
@@ -122,22 +152,8 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
     const ClassStats& s = cs.classes[k];
     jobs += s.jobs;
     rejected += s.rejected;
-    if (k == CPU_CLASS) {
-      continue;
-    }
-    all_gpu.jobs += s.jobs;
-    all_gpu.rejected += s.rejected;
-    for (std::size_t i = 0; i < model::JOB_STATE_COUNT; ++i) {
-      all_gpu.states[i] += s.states[i];
-    }
-    all_gpu.queue_s.insert(all_gpu.queue_s.end(), s.queue_s.begin(), s.queue_s.end());
-    all_gpu.jct_s.insert(all_gpu.jct_s.end(), s.jct_s.begin(), s.jct_s.end());
-    all_gpu.recorded_queue_s.insert(all_gpu.recorded_queue_s.end(), s.recorded_queue_s.begin(),
-                                    s.recorded_queue_s.end());
-    all_gpu.gpu_seconds += s.gpu_seconds;
-    all_gpu.energy_J += s.energy_J;
-    for (std::size_t r = 0; r < model::WAIT_REASON_COUNT; ++r) {
-      all_gpu.wait_s[r] += s.wait_s[r];
+    if (k != CPU_CLASS) {
+      all_gpu.merge(s);
     }
   }
   double capacity = static_cast<double>(ci.gpus) * info.end_time_s;
@@ -160,12 +176,14 @@ std::string SummaryBuilder::render_cluster(std::size_t c, const RunInfo& info, c
   if (power.has_reports()) {
     out += "\n      " + power.render_cluster(c) + ",";
   }
+  // Between the users of the cluster's GPU jobs (all_gpu's jobs); per job type in by_type.
+  out += "\n      \"fairness\": " + fairness_json(all_gpu.users.fairness(*users_)) + ",";
   out += "\n      \"by_type\": {\n";
   for (std::size_t k = 0; k < CLASS_COUNT; ++k) {
     std::string name = k == CPU_CLASS ? "CPU" : std::string(model::to_string(static_cast<model::JobType>(k)));
-    out += "        " + quote(name) + ": " + render_class(cs.classes[k]) + ",\n";
+    out += "        " + quote(name) + ": " + render_class(cs.classes[k], k != CPU_CLASS) + ",\n";
   }
-  out += "        \"all_gpu\": " + render_class(all_gpu) + "\n      }\n    }";
+  out += "        \"all_gpu\": " + render_class(all_gpu, false) + "\n      }\n    }";
   return out;
 }
 

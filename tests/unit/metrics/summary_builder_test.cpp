@@ -18,9 +18,10 @@ using acme::model::JobType;
 
 namespace {
 
-JobSpec job(JobType type, double submit_s) {
+JobSpec job(JobType type, double submit_s, std::uint32_t user = 0) {
   JobSpec spec;
   spec.type = type;
+  spec.user = acme::model::UserId{user};
   spec.gpus = 1;
   spec.submit_time_s = submit_s;
   spec.duration_s = 10.0;
@@ -30,12 +31,19 @@ JobSpec job(JobType type, double submit_s) {
 std::map<std::string, double> render_metrics(const std::vector<JobSpec>& jobs, const std::vector<double>& delays_s,
                                              std::vector<std::optional<std::vector<double>>> plan_hold_s = {}) {
   std::vector<ClusterInfo> clusters{ClusterInfo{"seren", 0.0, 1, 8, 0.0}};
-  SummaryBuilder builder(clusters);
+  acme::model::NameTable users;
+  for (const JobSpec& j : jobs) {
+    while (users.size() <= acme::model::to_index(j.user)) {
+      users.intern("user" + std::to_string(users.size()));
+    }
+  }
+  SummaryBuilder builder(clusters, users);
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     JobRecord record;
     record.spec = &jobs[i];
     record.first_start_s = jobs[i].submit_time_s + delays_s[i];
     record.end_s = record.first_start_s + jobs[i].duration_s;
+    record.gpu_seconds = jobs[i].gpus * jobs[i].duration_s;
     builder.add(record);
   }
   RecorderOptions options;
@@ -88,4 +96,28 @@ TEST_CASE("metrics::summary_builder: a team plan's holds are reported apart from
   REQUIRE(m.at("clusters.seren.by_type.Pretrain.queue_s.mean") == 5.0); // the queueing figures exclude it
   auto empty = render_metrics(jobs, {5.0}, {std::vector<double>{}});
   REQUIRE(empty.at("clusters.seren.team_plan.held_jobs") == 0.0); // a plan that held nothing
+}
+
+TEST_CASE("metrics::summary_builder: fairness between users per cluster and job type", "[metrics][summary]") {
+  // user0: two SFT jobs waiting 10 and 30 s (mean 20); user1: one SFT job waiting 40 s and one Debug job
+  // waiting 0 s; user2: a CPU job (no GPUs: not counted). Every GPU job holds 1 GPU for 10 s.
+  std::vector<JobSpec> jobs{job(JobType::SFT, 100.0, 0), job(JobType::SFT, 100.0, 0), job(JobType::SFT, 100.0, 1),
+                            job(JobType::DEBUG, 100.0, 1), job(JobType::OTHER, 100.0, 2)};
+  jobs[4].gpus = 0;
+  auto m = render_metrics(jobs, {10.0, 30.0, 40.0, 0.0, 5.0});
+  const std::string sft = "clusters.seren.by_type.SFT.fairness.";
+  REQUIRE(m.at(sft + "users") == 2.0);
+  REQUIRE(m.at(sft + "mean_wait_jain") == Approx(60.0 * 60.0 / (2.0 * (400.0 + 1600.0)))); // means 20 and 40
+  REQUIRE(m.at(sft + "gpu_hours_jain") == Approx(9.0 / (2.0 * 5.0)));                      // 2 and 1 GPU-jobs
+  REQUIRE(m.at(sft + "worst_served[0].mean_wait_s") == 40.0);                              // user1 first
+  REQUIRE(m.at(sft + "worst_served[0].gpu_hour_share") == Approx(1.0 / 3.0));
+  REQUIRE(m.at(sft + "worst_served[1].jobs") == 2.0);
+  const std::string cluster = "clusters.seren.fairness.";
+  REQUIRE(m.at(cluster + "users") == 2.0);                                                    // not user2
+  REQUIRE(m.at(cluster + "mean_wait_jain") == Approx(40.0 * 40.0 / (2.0 * (400.0 + 400.0)))); // 20 and 20
+  REQUIRE(m.at(cluster + "gpu_hours_jain") == Approx(1.0));
+  REQUIRE(m.at("clusters.seren.by_type.Debug.fairness.users") == 1.0);
+  REQUIRE(m.count("clusters.seren.by_type.Debug.fairness.worst_served[0].jobs") == 0); // it never waited
+  REQUIRE(m.count("clusters.seren.by_type.CPU.fairness.users") == 0);
+  REQUIRE(m.count("clusters.seren.by_type.all_gpu.fairness.users") == 0); // the cluster's own block
 }
