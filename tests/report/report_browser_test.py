@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """acme-sim report in a real browser: runs the CI scenario and a tiny study, writes their reports, opens
 them in headless Chromium and checks what a reader sees: the plots (inline SVG) and table rows in the
-DOM, no text of a figure overlapping another or leaving its figure, the config, seed and version named,
+DOM, no text of a figure overlapping another or leaving its figure, no table wider than its box (and, in a
+narrow window, none reaching past its section), the config, seed and version named, the run's wait
+reasons, fairness and the paper's Table 2 sections, no raw dump of a CDF, no flat time series drawn,
 nothing fetched from outside, a screenshot that shows plots; then the command's one-line errors.
 
 usage: report_browser_test.py ACME_SIM CI_CONFIG STUDY.yaml
 """
+import csv
 import html
 import json
 import os
@@ -43,6 +46,19 @@ window.addEventListener('load', () => {
     });
     out.figures.push([id, texts.length, Math.round(box.width), Math.round(box.height)]);
   });
+  // Each table and its box: [name, box scrollWidth, box clientWidth, box overflow-x, px the box reaches past
+  // its section, px the table reaches past its box, rows].
+  out.tables = [...document.querySelectorAll('table')].map((table) => {
+    const box = table.parentElement;
+    const section = table.closest('section') || document.body;
+    const label = table.querySelector('caption') || table.querySelector('th');
+    return [label ? label.textContent.trim().slice(0, 70) : '?', box.scrollWidth, box.clientWidth,
+            getComputedStyle(box).overflowX,
+            Math.round(box.getBoundingClientRect().right - section.getBoundingClientRect().right),
+            Math.round(table.getBoundingClientRect().right - box.getBoundingClientRect().right),
+            table.querySelectorAll('tr').length];
+  });
+  out.page = [document.documentElement.scrollWidth, document.documentElement.clientWidth];
   const pre = document.createElement('pre');
   pre.id = 'probe';
   pre.textContent = JSON.stringify(out);
@@ -50,6 +66,9 @@ window.addEventListener('load', () => {
 });
 </script>"""
 SCREEN = (1280, 2000)  # the first screens: title, provenance, the first cluster's overview and first figure
+NARROW_WINDOW = "720,1000"  # a phone held sideways: wide tables must scroll inside their boxes
+MAX_TABLE_ROWS = 30  # more is a dump of summary.json (the 41-point gpu_W.cdf had 77 rows), not a table to read
+REPO = Path(__file__).resolve().parents[2]
 TAB_BLUE = (31, 119, 180)  # matplotlib's first colour: the first setting's curves
 FAILURES = []
 
@@ -68,15 +87,40 @@ def run(cmd, env=None):
     return proc
 
 
-def probe(page, tmp):
+def probe(page, tmp, window="1280,1000"):
     """The DOM of `page` in Chromium and the probe's measurements."""
     copy = tmp / f"probe_{page.stem}.html"
     copy.write_text(page.read_text().replace("</body>", PROBE + "</body>"))
-    dom = browser.dump_dom(copy)
+    dom = browser.dump_dom(copy, window)
     found = re.search(r'<pre id="probe">(.*?)</pre>', dom, re.S)
     if not check(found, f"{page.name}: the probe did not run in the browser"):
-        return dom, {"figures": [], "overlaps": [], "outside": []}
+        return dom, {"figures": [], "overlaps": [], "outside": [], "tables": [], "page": [0, 0]}
     return dom, json.loads(html.unescape(found.group(1)))
+
+
+def overflowing_tables(measured):
+    """Tables wider than their box (the box would need its scroll bar) or whose box leaves its section."""
+    return [t for t in measured["tables"] if t[1] > t[2] + 1 or t[4] > 1]
+
+
+def tables_past_their_section(measured):
+    """Tables a reader would see cut or sticking out: a box past its section, or a table past a box that
+    does not scroll."""
+    return [t for t in measured["tables"] if t[4] > 1 or (t[3] == "visible" and t[5] > 1)]
+
+
+def check_tables(page, tmp, measured):
+    """At the desktop width every table fits its box; in a narrow window wide ones scroll inside theirs."""
+    print(f"{page.name}: {len(measured['tables'])} tables, page {measured['page'][0]} px wide in "
+          f"{measured['page'][1]} px")
+    check(measured["tables"], f"{page.name}: the probe found no table")
+    check(not overflowing_tables(measured), f"{page.name}: tables wider than their box: {overflowing_tables(measured)}")
+    check(measured["page"][0] <= measured["page"][1] + 1, f"{page.name}: the page scrolls sideways: {measured['page']}")
+    long = [t[0] for t in measured["tables"] if t[6] > MAX_TABLE_ROWS]
+    check(not long, f"{page.name}: tables of more than {MAX_TABLE_ROWS} rows: {long}")
+    _, narrow = probe(page, tmp, NARROW_WINDOW)
+    check(not tables_past_their_section(narrow),
+          f"{page.name}: in a {NARROW_WINDOW} window, tables past their section: {tables_past_their_section(narrow)}")
 
 
 def check_page(page, tmp, min_figures, required_ids, texts):
@@ -98,8 +142,11 @@ def check_page(page, tmp, min_figures, required_ids, texts):
               f"{page.name}: figure {fid} has {n_texts} texts at {width}x{height} px; expected a drawn plot")
     check(not measured["overlaps"], f"{page.name}: overlapping text in figures: {measured['overlaps'][:8]}")
     check(not measured["outside"], f"{page.name}: text outside its figure: {measured['outside'][:8]}")
+    check_tables(page, tmp, measured)
+    check(not re.search(r"<t[dh][^>]*>[\w.]*cdf\.\d", dom), f"{page.name}: a CDF dumped point by point in a table")
     for text in texts:
         check(text in dom, f"{page.name}: does not say {text!r}")
+    return dom
 
 
 def check_probe_sees_overlaps(tmp):
@@ -110,6 +157,71 @@ def check_probe_sees_overlaps(tmp):
                     '<text x="380" y="100">cut off at the edge</text></svg></figure></body></html>')
     _, measured = probe(page, tmp)
     check(measured["overlaps"] and measured["outside"], f"the probe misses overlapping text: {measured}")
+
+
+def check_probe_sees_wide_tables(tmp):
+    """The table measurement itself: a wide table in a narrow box is found, in a box that does not scroll
+    also in the narrow window; one in a scrolling box only at the desktop check."""
+    cells = "".join(f"<td>column_{i}_of_a_wide_table</td>" for i in range(12))
+    page = tmp / "wide.html"
+    page.write_text('<!DOCTYPE html><html><body><section style="width:300px">'
+                    f'<div><table><tr>{cells}</tr></table></div>'
+                    f'<div style="overflow-x:auto"><table><tr>{cells}</tr></table></div></section></body></html>')
+    _, measured = probe(page, tmp)
+    check(len(overflowing_tables(measured)) == 2, f"the probe misses tables wider than their box: {measured['tables']}")
+    check(len(tables_past_their_section(measured)) == 1,
+          f"the probe does not tell a scrolling box from one that lets its table out: {measured['tables']}")
+
+
+def section_of(dom, start_id):
+    """The markup from the element with id `start_id` to the next <h3> or the section's end."""
+    found = re.search(rf'id="{start_id}"(.*?)(?=<h3\b|</section>)', dom, re.S)
+    return found.group(1) if found else ""
+
+
+def paper_table2(cluster):
+    with (REPO / "data" / "acme" / "cluster_summary.csv").open(newline="") as f:
+        return next((r for r in csv.DictReader(f) if r["id"].lower() == cluster), None)
+
+
+def check_run_sections(dom, run_dir, summary, cluster):
+    """A run's cluster has its wait reasons, fairness and paper Table 2 sections, with summary.json's and
+    the paper's figures in them, and no flat time series drawn."""
+    c = summary["clusters"][cluster]
+    waits = section_of(dom, f"waits-{cluster}")
+    reasons = {r for t in c["by_type"].values() for r in t.get("wait_reasons", {})}
+    check(reasons and all(f"{r} (%)" in waits for r in reasons), f"{cluster}: wait reasons {reasons} not all shown")
+    fairness = section_of(dom, f"fairness-{cluster}")
+    worst = c["fairness"]["worst_served"]
+    check("Jain index of mean waits" in fairness and worst and all(u["user"] in fairness for u in worst),
+          f"{cluster}: the fairness section lacks the Jain indexes or the worst-served users {worst}")
+    table2 = section_of(dom, f"paper-{cluster}")
+    reference = paper_table2(cluster)
+    check("data/acme/cluster_summary.csv" in table2 and f"{int(float(reference['gpu_job_num'])):,}" in table2
+          and f"{c['by_type']['all_gpu']['jobs']:,}" in table2,
+          f"{cluster}: the paper's Table 2 section does not show the paper's and the run's GPU job counts")
+    figure = re.search(rf'<figure id="fig-timeseries_{cluster}">(.*?)</figure>', dom, re.S)
+    drawn = figure.group(1) if figure else ""
+    note = html.unescape(section_of(dom, f"constant-{cluster}"))
+    for column, value in constant_columns(run_dir / "timeseries.csv", cluster).items():
+        titled = re.search(rf"[:;] ([^:;]*?) \({re.escape(column)}\) constant at", note)  # "TITLE (column) ..."
+        named = titled or re.search(rf"[:;] {re.escape(column)} constant at", note)
+        title = titled.group(1) if titled else column
+        print(f"{cluster}: timeseries.csv column {column} is constant at {value}; its panel title {title!r}")
+        check(named and f">{title}<" not in drawn,
+              f"{cluster}: {column} never changes, yet it is drawn or not named as constant: {note[:300]!r}")
+
+
+def constant_columns(path, cluster):
+    """{column: value} of the cluster's timeseries.csv columns that hold one value in every row."""
+    values = {}
+    with path.open(newline="") as f:
+        for row in csv.DictReader(f):
+            if row["cluster"] == cluster:
+                for column, value in row.items():
+                    if column not in ("time", "cluster"):
+                        values.setdefault(column, set()).add(float(value) if value else None)
+    return {c: v.pop() for c, v in values.items() if len(v) == 1 and None not in v}
 
 
 def check_screenshot(page, tmp):
@@ -134,6 +246,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="acme-report-") as tmp_text:
         tmp = Path(tmp_text)
         check_probe_sees_overlaps(tmp)
+        check_probe_sees_wide_tables(tmp)
         proc = run([binary, "run", ci_config, "-o", tmp / "ci", "--quiet"])
         check(proc.returncode == 0, f"acme-sim run {ci_config}: {proc.stderr}")
         summary = json.loads((tmp / "ci" / "summary.json").read_text())
@@ -141,11 +254,13 @@ def main():
         proc = run([binary, "report", tmp / "ci", "-o", page])
         check(proc.returncode == 0 and page.is_file(), f"acme-sim report: exit {proc.returncode}: {proc.stderr}")
         cluster_figures = ["queue_delay_cdf", "duration_cdf", "jct_cdf", "gpu_demand", "timeseries"]
-        check_page(page, tmp, 2 * len(cluster_figures) + 1,
-                   [f"fig-{f}_{c}" for f in cluster_figures for c in ("seren", "kalos")] + ["fig-failures"],
-                   [str(summary["config"]), str(summary["version"]), "Cluster seren", "Cluster kalos",
-                    "paper (Acme Seren"])
+        dom = check_page(page, tmp, 2 * len(cluster_figures) + 1,
+                         [f"fig-{f}_{c}" for f in cluster_figures for c in ("seren", "kalos")] + ["fig-failures"],
+                         [str(summary["config"]), str(summary["version"]), "Cluster seren", "Cluster kalos",
+                          "paper (Acme Seren"])
         check(re.search(r"<th[^>]*>seed</th><td[^>]*>7</td>", page.read_text()), "the seed 7 is not named")
+        for cluster in ("seren", "kalos"):
+            check_run_sections(dom, tmp / "ci", summary, cluster)
         check_screenshot(page, tmp)
 
         proc = run([binary, "sweep", study, "-o", tmp / "study", "-j", "2"])

@@ -1,5 +1,7 @@
 """A study's metrics across its points: one figure per axis (keys varied together count as one), each
 setting's mean over seeds with its 95% Student t interval (results.json), the other axes as series."""
+import re
+
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
@@ -15,6 +17,9 @@ STUDY_METRICS = [
 ]
 WIDE_RANGE = 30.0  # max / min of a panel's values beyond which its value axis is logarithmic
 EXTRA_WORDS = ("energy", "power", "kwh", "joule")  # cluster-level numbers of these kinds are added when present
+# Of those, the points of a distribution other than its mean (gpu_W.p10, gpu_W.cdf.60) are left out: a
+# study compares levels, and 41 CDF points per cluster would bury them.
+DISTRIBUTION_POINT = re.compile(r"(^|\.)(p\d+|cdf\..*)$")
 
 
 def study_metrics(source, cluster):
@@ -29,7 +34,7 @@ def study_metrics(source, cluster):
     for r in runs[:1]:
         tree = {k: v for k, v in r.summary.get("clusters", {}).get(cluster, {}).items() if k != "by_type"}
         for path, _ in stats.flatten(tree):
-            if any(w in path.lower() for w in EXTRA_WORDS):
+            if any(w in path.lower() for w in EXTRA_WORDS) and not DISTRIBUTION_POINT.search(path):
                 out.append((path, path, 1.0))
     return out
 

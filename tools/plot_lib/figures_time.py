@@ -1,5 +1,5 @@
-"""Time series per cluster (every column of timeseries.csv: utilisation, queue length, power when the
-run records it, ...) and failures with the GPU time they cost."""
+"""Time series per cluster (every column of timeseries.csv that changes: utilisation, queue length, power
+when the run records it, ...) and failures with the GPU time they cost."""
 import matplotlib.dates as mdates
 import numpy as np
 
@@ -30,6 +30,22 @@ def series_columns(source, cluster):
     return known + [c for c in names if c not in COLUMN_TITLES]
 
 
+def constant_columns(source, cluster):
+    """{column: value} of the timeseries.csv columns that hold one value in every sample of every run (e.g.
+    nodes_off without a power policy): a flat line says nothing a sentence does not, so they are not drawn."""
+    constant = {}
+    for column in series_columns(source, cluster):
+        values = set()
+        for s in source.settings:
+            for r in s.runs:
+                series = r.timeseries.get(cluster, {}).get(column)
+                if series is not None:
+                    values.update(np.unique(series[~np.isnan(series)]).tolist())
+        if len(values) == 1:
+            constant[column] = values.pop()
+    return constant
+
+
 def column_values(run, cluster, column):
     series = run.timeseries.get(cluster, {})
     if column not in series:
@@ -44,7 +60,8 @@ def column_values(run, cluster, column):
 
 
 def timeseries_figure(source, cluster):
-    columns = series_columns(source, cluster)
+    flat = constant_columns(source, cluster)
+    columns = [c for c in series_columns(source, cluster) if c not in flat]
     if not columns:
         return None
     fig, axes = style.panels(len(columns), panel_w=4.6, panel_h=2.3, max_cols=2, sharex=True)

@@ -1,4 +1,5 @@
-"""The paper's own curves (data/acme, Hu et al., NSDI'24, AcmeTrace; CC BY 4.0) as references in plots."""
+"""The paper's own curves and Table 2 (data/acme, Hu et al., NSDI'24, AcmeTrace; CC BY 4.0) as references in plots
+and tables."""
 import csv
 from pathlib import Path
 
@@ -42,3 +43,21 @@ def gpu_reference(cluster, kind, data_dir=DATA_DIR):
         return None
     path = data_dir / f"cdf_job_gpunum_{'a_jobs' if kind == 'jobs' else 'b_gputime'}_{name}.csv"
     return _curve(path) if path.is_file() else None
+
+
+# The paper's Table 2 (per-cluster job statistics of Seren, Kalos and, for comparison, Philly, Helios and
+# PAI; data/README.md): seconds for times, fractions 0..1 for rates, an empty cell where the paper has none.
+TABLE2_FILE = "cluster_summary.csv"
+
+
+def table2(cluster, data_dir=DATA_DIR):
+    """{column: value or None} of the paper's Table 2 row whose id is the cluster's name (case ignored);
+    None when the table has no such cluster or the file is missing."""
+    path = data_dir / TABLE2_FILE
+    if not path.is_file():
+        return None
+    with path.open(newline="") as f:
+        for row in csv.DictReader(f):
+            if row.get("id", "").lower() == str(cluster).lower():
+                return {k: (float(v) if v not in ("", None) else None) for k, v in row.items() if k != "id"}
+    return None

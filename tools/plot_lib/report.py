@@ -5,8 +5,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from plot_lib import figures, report_tables, style, svg
-from plot_lib.report_tables import esc
+from plot_lib import figures, figures_time, report_paper, report_tables, report_waits, style, svg
+from plot_lib.report_tables import esc, num
 
 CSS = """
 body { font-family: "DejaVu Sans", Helvetica, Arial, sans-serif; margin: 0 auto; max-width: 1180px;
@@ -20,11 +20,13 @@ caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
 th, td { border: 1px solid #d8d8d8; padding: 0.25em 0.45em; }
 th { background: #f3f3f3; text-align: left; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr:nth-child(even) { background: #fafafa; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.wrap td { overflow-wrap: anywhere; }
 figure { margin: 1em 0 2em; } figure svg { height: auto; display: block; }
 figcaption { font-size: 0.88em; color: #444; margin-top: 0.3em; }
 .note { font-size: 0.88em; color: #555; }
 .blocks { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
+.blocks > .scroll { min-width: 0; }
 """
 
 CAPTIONS = {
@@ -35,8 +37,9 @@ CAPTIONS = {
                     "paper's Fig. 4 curve.",
     "jct_cdf": "Job completion time (end - submit) per type on the grid 2^0..2^21 s.",
     "gpu_demand": "GPUs per job: share of GPU jobs and of GPU time (paper Fig. 3; dashed: the paper).",
-    "timeseries": "Every column of timeseries.csv (busy GPUs as a share of the cluster's GPUs); long runs are "
-                  "averaged into at most 1,500 bins.",
+    "timeseries": "Every column of timeseries.csv that changes over the run (busy GPUs as a share of the "
+                  "cluster's GPUs; constant columns are named below); long runs are averaged into at most 1,500 "
+                  "bins.",
     "failures": "Failures by category and the GPU hours lost, rolled back, stalled for checkpoints and spent "
                 "restoring after failures and preemptions (summary.json fault_tolerance).",
     "lost_by_cause": "GPU hours failures cost, by cause: work rolled back to the last checkpoint, GPUs held "
@@ -80,24 +83,50 @@ def build_sections(source):
         if fig is not None:
             drawn.setdefault(section, []).append(figure_html(name, fig, source))
     sections = [("provenance", "What produced this", report_tables.table(
-        None, report_tables.provenance_rows(source), None, numeric_from=99))]
+        None, report_tables.provenance_rows(source), None, numeric_from=99, wrap=True))]
     if source.kind == "study":
-        body = f'<div class="scroll">{report_tables.study_points_table(source)}</div>'
-        body += f'<div class="scroll">{report_tables.study_metric_tables(source)}</div>'
+        body = report_tables.study_points_table(source) + report_tables.study_metric_tables(source)
         body += "".join(drawn.get("study", []))
         sections.append(("study", "Metrics across the points", body))
     for cluster in source.clusters():
-        body = f'<div class="scroll">{report_tables.cluster_overview(source, cluster)}</div>'
+        body = report_tables.cluster_overview(source, cluster)
         body += "".join(drawn.get(cluster, [])) or '<p class="note">No figure: no jobs.csv or timeseries.csv rows for this cluster.</p>'
+        body += constant_series_note(source, cluster)
         if source.kind == "run":
-            run = source.settings[0].runs[0]
-            body += f'<h3>{esc(cluster)}: the summary in numbers</h3>'
-            body += report_tables.run_cluster_tables(run, cluster)
+            body += run_cluster_html(source.settings[0].runs[0], cluster)
         sections.append((f"cluster-{file_name_id(cluster)}", f"Cluster {cluster}", body))
     failures = drawn.get("failures")
     sections.append(("failures", "Failures, preemptions and GPU time lost",
                      "".join(failures) if failures else '<p class="note">No failure, preemption or lost GPU time in any run.</p>'))
     return sections
+
+
+def constant_series_note(source, cluster):
+    """Names the timeseries.csv columns left out of the figure because they never change."""
+    flat = figures_time.constant_columns(source, cluster)
+    if not flat:
+        return ""
+    titled = {c: figures_time.COLUMN_TITLES.get(c, c) for c in flat}
+    named = "; ".join(f"{titled[c]}{'' if titled[c] == c else f' ({c})'} constant at {num(v)}" for c, v in flat.items())
+    return f'<p class="note" id="constant-{file_name_id(cluster)}">Not drawn over time: {esc(named)}.</p>'
+
+
+def subsection(cluster, kind, heading, content):
+    return f'<h3 id="{kind}-{file_name_id(cluster)}">{esc(cluster)}: {esc(heading)}</h3>{content}'
+
+
+def run_cluster_html(run, cluster):
+    """A run's cluster in numbers: its job types, why they waited, fairness between users, the paper's Table 2
+    where the paper has the cluster, then the other blocks of summary.json."""
+    out = subsection(cluster, "numbers", "the summary in numbers", report_tables.run_cluster_tables(run, cluster))
+    waits = report_waits.wait_reasons_table(run, cluster)
+    out += subsection(cluster, "waits", "why jobs waited", waits or
+                      '<p class="note">No wait reasons: this summary.json predates them.</p>')
+    out += subsection(cluster, "fairness", "fairness between users", report_waits.fairness_html(run, cluster))
+    paper = report_paper.table2_html(run, cluster)
+    if paper:
+        out += subsection(cluster, "paper", "the paper's Table 2 next to this run", paper)
+    return out + subsection(cluster, "blocks", "other figures of summary.json", report_tables.block_tables(run, cluster))
 
 
 def page(source, title):

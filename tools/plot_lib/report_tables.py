@@ -2,7 +2,6 @@
 its metrics across them (mean and 95% interval over seeds)."""
 import html
 
-from plot_lib import stats
 from plot_lib.figures_study import setting_value, study_metrics
 from plot_lib.runs import JOB_TYPES
 
@@ -25,9 +24,10 @@ def num(value, digits=4):
     return f"{value:.{digits}g}"
 
 
-def table(headers, rows, caption=None, numeric_from=1):
-    """A <table>; cells from column `numeric_from` on are right-aligned."""
-    out = ["<table>"]
+def table(headers, rows, caption=None, numeric_from=1, wrap=False):
+    """A <table> in a horizontally scrolling box (a wide table scrolls inside it, never past the page);
+    cells from column `numeric_from` on are right-aligned; `wrap`: long words (paths) may break anywhere."""
+    out = ['<div class="scroll"><table class="wrap">' if wrap else '<div class="scroll"><table>']
     if caption:
         out.append(f"<caption>{esc(caption)}</caption>")
     if headers:
@@ -37,7 +37,7 @@ def table(headers, rows, caption=None, numeric_from=1):
         cells = [f'<{"th" if i == 0 and not headers else "td"} class="{"num" if i >= numeric_from else "key"}">'
                  f'{esc(c)}</{"th" if i == 0 and not headers else "td"}>' for i, c in enumerate(row)]
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "\n".join(out)
 
 
@@ -105,19 +105,75 @@ BY_TYPE_HEADERS = ["type", "jobs", "rejected", "completed", "cancelled", "failed
 
 
 def run_cluster_tables(run, cluster):
-    """A run's cluster: its job types, then every other block of its summary as key/value rows."""
+    """A run's cluster: jobs, queueing delay and JCT per job type."""
     c = run.summary.get("clusters", {}).get(cluster, {})
-    parts = ['<div class="scroll">' + table(BY_TYPE_HEADERS, by_type_rows(c.get("by_type", {})),
-                                            f"{cluster}: jobs, queueing delay and JCT by type (summary.json)") +
-             "</div>"]
+    return table(BY_TYPE_HEADERS, by_type_rows(c.get("by_type", {})),
+                 f"{cluster}: jobs, queueing delay and JCT by type (summary.json)")
+
+
+# Blocks of a cluster's summary that have tables of their own (report_waits) rather than key/value rows.
+OWN_TABLES = ("by_type", "fairness")
+QUANTILES = ("mean", "p50", "p90", "p99")
+CDF_LEVELS = (0.5, 0.9, 0.99)
+SHARE_TOLERANCE = 1e-9  # a CDF written as 0.9999999999 has reached 1
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_grid_point(key):
+    try:
+        float(key)
+    except ValueError:
+        return False
+    return True
+
+
+def is_cdf(tree):
+    """A CDF on a grid: more than two keys that are numbers (the grid points), each with a share."""
+    return len(tree) > 2 and all(_is_grid_point(k) and _is_number(v) for k, v in tree.items())
+
+
+def cdf_text(cdf):
+    """A CDF as the grid points where it first reaches 50%, 90% and 99% ("p50 <= 70")."""
+    points = sorted((float(k), v) for k, v in cdf.items())
+    parts = []
+    for level in CDF_LEVELS:
+        at = next((x for x, share in points if share >= level - SHARE_TOLERANCE), None)
+        parts.append(f"p{level * 100:g} " + (f"<= {num(at)}" if at is not None else f"> {num(points[-1][0])}"))
+    return ", ".join(parts) + f" ({len(points)}-point CDF)"
+
+
+def block_rows(name, tree):
+    """(key, text) rows of a summary block: one row per number at its top; the numbers of a nested object in
+    one row ("nvlink 6, cuda 3, ..."); a CDF as three quantiles, or left out when its object already has them."""
+    numbers = [(k, v) for k, v in tree.items() if _is_number(v)]
+    if name:
+        rows = [(name, ", ".join(f"{k} {num(v)}" for k, v in numbers))] if numbers else []
+    else:
+        rows = [(k, num(v)) for k, v in numbers]
+    for key, value in tree.items():
+        if not isinstance(value, dict):
+            continue
+        path = f"{name}.{key}" if name else key
+        if not is_cdf(value):
+            rows += block_rows(path, value)
+        elif not any(q in tree for q in QUANTILES):
+            rows.append((path, cdf_text(value)))
+    return rows
+
+
+def block_tables(run, cluster):
+    """The other blocks of a cluster's summary (fault tolerance, storage, evaluation, power, ...)."""
+    c = run.summary.get("clusters", {}).get(cluster, {})
     blocks = []
     for block, value in c.items():
-        if isinstance(value, dict) and block != "by_type":
-            rows = [(k, num(v)) for k, v in stats.flatten(value)]
+        if isinstance(value, dict) and block not in OWN_TABLES:
+            rows = block_rows("", value)
             if rows:
-                blocks.append(table([block, "value"], rows, f"{cluster}: {block}"))
-    parts.append('<div class="blocks">' + "\n".join(blocks) + "</div>")
-    return "\n".join(parts)
+                blocks.append(table([block, "value"], rows, f"{cluster}: {block} (summary.json)", numeric_from=99))
+    return '<div class="blocks">' + "\n".join(blocks) + "</div>"
 
 
 def interval_text(value):
@@ -139,12 +195,12 @@ def study_points_table(source):
 
 
 def study_metric_tables(source):
+    """Per cluster: one row per metric, one column per point (a study has fewer points than metrics)."""
     parts = []
     for cluster in source.clusters():
-        metrics = study_metrics(source, cluster)
-        rows = [[s.label] + [interval_text(setting_value(source, s, cluster, path, scale))
-                             for path, _, scale in metrics] for s in source.settings]
-        parts.append(table(["point"] + [name for _, name, _ in metrics], rows,
+        rows = [[name] + [interval_text(setting_value(source, s, cluster, path, scale)) for s in source.settings]
+                for path, name, scale in study_metrics(source, cluster)]
+        parts.append(table(["metric"] + [s.label for s in source.settings], rows,
                            f"{cluster}: mean over seeds \u00b1 half-width of the 95% Student t interval "
                            "(results.json)"))
         parts.append(study_by_type_table(source, cluster))
