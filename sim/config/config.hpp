@@ -12,6 +12,9 @@
 
 namespace acme::config {
 
+template <class P>
+class ParamTable;
+
 /// A policy chosen in the config: `{name: fifo, <param>: <value>, ...}`. The policy parses its own
 /// parameters from `node` (every key but `name`).
 struct PolicySpec {
@@ -82,6 +85,8 @@ struct PodConfig {
   std::uint32_t cpu_cache_images = 1;                        ///< images a CPU-pool server keeps (default: cache_images)
 
   bool pulls() const { return image_bytes > 0.0; }
+  /// Its keys (schema_pods.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<PodConfig>& table();
 };
 
 /// A team that plans its jobs against a GPU budget (a cluster's `team_plan:`; off by default): it submits

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "sim/config/param_table.hpp"
 #include "sim/model/limits.hpp"
 
 namespace acme::config {
@@ -11,47 +12,80 @@ namespace {
 constexpr double MAX_BIND_RATE_PER_S = 1e6; // pods bound per second: far above any kube-scheduler
 constexpr double MAX_SIZE_SIGMA = 5.0;      // of the log: beyond it image sizes span > 10^4x at 2 sigma
 constexpr std::uint32_t MAX_IMAGES = 10'000;
+constexpr double BYTES_PER_GB = 1e9;
+constexpr double BYTES_PER_MB = 1e6;
 
-} // namespace
+/// Keys that mean nothing without an image size.
+const std::vector<std::string> PULL_KEYS = {"image_size_sigma", "pull_bandwidth", "registry_bandwidth",
+                                            "images_per_user",  "cache_images",   "cpu_cache_images"};
 
-PodConfig parse_pods(const Node& node) {
-  PodConfig p;
-  if (!node.is_defined()) {
-    return p;
-  }
-  node.expect_keys({"bind_rate", "image_size", "image_size_sigma", "pull_bandwidth", "registry_bandwidth",
-                    "images_per_user", "cache_images", "cpu_cache_images"});
-  if (Node rate = node["bind_rate"]; rate.is_defined()) {
-    p.bind_rate_per_s = rate.as_double_in(0.0, MAX_BIND_RATE_PER_S, "pods per second in [0, 1e6] (0: bound at once)");
-  }
-  p.image_bytes = node.get_or("image_size", 0.0, &Node::as_bytes);
-  if (Node s = node["image_size_sigma"]; s.is_defined()) {
-    p.image_size_sigma = s.as_double_in(0.0, MAX_SIZE_SIGMA, "a spread of the log in [0, 5]");
-  }
-  for (auto [key, field] :
-       {std::pair{"images_per_user", &p.images_per_user}, std::pair{"cache_images", &p.cache_images},
-        std::pair{"cpu_cache_images", &p.cpu_cache_images}}) {
-    if (Node n = node[key]; n.is_defined()) {
-      *field = n.as_count_upto(MAX_IMAGES);
-    }
-  }
-  if (!node["cpu_cache_images"].is_defined()) {
-    p.cpu_cache_images = p.cache_images;
-  }
+/// A size in bytes ("10GB"), shown in GB (0: none).
+Param<PodConfig> bytes_param(std::string key, double PodConfig::*field, std::string doc) {
+  return {std::move(key), std::move(doc), [field](const Node& v, PodConfig& p) { p.*field = v.as_bytes(); },
+          [field](const PodConfig& p) { return p.*field > 0.0 ? format_number(p.*field / BYTES_PER_GB) + "GB" : "0"; }};
+}
+
+/// A bandwidth ("200MBps"), shown in MB/s; `unbounded_text` for the no-bound default.
+Param<PodConfig> bandwidth_param(std::string key, double PodConfig::*field, std::string doc,
+                                 std::string unbounded_text) {
+  return {std::move(key), std::move(doc), [field](const Node& v, PodConfig& p) { p.*field = v.as_bandwidth_Bps(); },
+          [field, unbounded_text](const PodConfig& p) {
+            if (p.*field >= model::limits::MAX_BANDWIDTH_BPS) {
+              return unbounded_text;
+            }
+            return p.*field > 0.0 ? format_number(p.*field / BYTES_PER_MB) + "MBps" : std::string("(none)");
+          }};
+}
+
+/// Image keys without an image size, and an image size without a pull bandwidth, are refused.
+void check_pulls(const Node& node, const PodConfig& p) {
   if (!p.pulls()) {
-    for (const char* key : {"image_size_sigma", "pull_bandwidth", "registry_bandwidth", "images_per_user",
-                            "cache_images", "cpu_cache_images"}) {
+    for (const auto& key : PULL_KEYS) {
       if (node[key].is_defined()) {
         node[key].fail("needs image_size; expected image_size (e.g. 10GB) with it");
       }
     }
-    return p;
+    return;
   }
   if (!node["pull_bandwidth"].is_defined()) {
     node.fail("image_size needs pull_bandwidth (one node's pull from the registry, e.g. 200MBps)");
   }
-  p.pull_bw_Bps = node["pull_bandwidth"].as_bandwidth_Bps();
-  p.registry_bw_Bps = node.get_or("registry_bandwidth", p.registry_bw_Bps, &Node::as_bandwidth_Bps);
+}
+
+} // namespace
+
+const ParamTable<PodConfig>& PodConfig::table() {
+  using P = PodConfig;
+  static const ParamTable<P> t = [] {
+    ParamTable<P> table{
+        number_param("bind_rate", &P::bind_rate_per_s,
+                     "pods kube-scheduler binds per second, one after another (0: bound at once)",
+                     Bounds{0.0, MAX_BIND_RATE_PER_S}),
+        bytes_param("image_size", &P::image_bytes,
+                    "median container image a node pulls before a pod of an image it lacks starts (0: no pulls)"),
+        number_param("image_size_sigma", &P::image_size_sigma,
+                     "lognormal spread (of the log) of image sizes across images", Bounds{0.0, MAX_SIZE_SIGMA}),
+        bandwidth_param("pull_bandwidth", &P::pull_bw_Bps,
+                        "one node's pull from the registry (required with image_size)", "(none)"),
+        bandwidth_param("registry_bandwidth", &P::registry_bw_Bps,
+                        "the registry in all, shared by the nodes of one job pulling at once", "unbounded"),
+        count_param("images_per_user", &P::images_per_user, "distinct images a user's jobs run (by job type)", 1,
+                    MAX_IMAGES),
+        count_param("cache_images", &P::cache_images, "images a node keeps (least recently used evicted)", 1,
+                    MAX_IMAGES),
+        count_param("cpu_cache_images", &P::cpu_cache_images, "images a CPU-pool server keeps (default: cache_images)",
+                    1, MAX_IMAGES)};
+    table.check(check_pulls);
+    return table;
+  }();
+  return t;
+}
+
+PodConfig parse_pods(const Node& node) {
+  PodConfig p = PodConfig::table().parse_section(node);
+  if (node.is_defined() && !node["cpu_cache_images"].is_defined()) {
+    p.cpu_cache_images = p.cache_images;
+  }
   return p;
 }
 

@@ -1,6 +1,8 @@
 #include "sim/config/section_docs.hpp"
 
+#include "sim/config/config.hpp"
 #include "sim/config/faults.hpp"
+#include "sim/config/param_table.hpp"
 
 namespace acme::config {
 
@@ -24,6 +26,10 @@ std::vector<SectionDoc> section_docs() {
        "default)",
        GroupFailureConfig::table().docs()},
       {"preemption", "what preempting a running job costs", PreemptionConfig::table().docs()},
+      {"clusters[].pods",
+       "Kubernetes' path from admission to running pods: binding throughput and container image pulls (all off by "
+       "default)",
+       PodConfig::table().docs()},
       {"recovery.quarantine", "the lemon-node rule: a node that fails repeatedly stays out once repaired (Meta RSC)",
        QuarantineConfig::table().docs()},
       {"recovery.hosts",
