@@ -116,10 +116,13 @@ struct LeafRepaired {
 };
 /// A failure due now with its category: replayed from the failure trace, or a latent fault found.
 struct TracedFailure {
+  /// How it shows: now (a trace's failure, as any that strikes), or a latent fault found by a job or a check.
+  enum class Found : std::uint8_t { NOW, BY_JOB, BY_CHECK };
   model::ClusterId cluster{};
   std::uint32_t node = 0;
   std::uint32_t category = 0; ///< index into failures.categories
   double repair_s = -1.0;     ///< the trace's own repair time; negative: drawn from the category's
+  Found found = Found::NOW;
 };
 
 /// A cluster's periodic health check of its idle nodes (failures.health_check).

@@ -72,8 +72,16 @@ public:
   std::uint64_t jobs_rejected() const { return lifecycle_.jobs_rejected(); }
   /// The team plans' holds (TeamPlan::hold_times_s) of cluster `c`.
   std::optional<std::vector<double>> plan_hold_times_s(std::size_t c) const { return plan_.hold_times_s(c); }
-  metrics::LatentFaultCounts latent_faults(std::size_t c) const {
-    return failures_.fault_counts(model::ClusterId{static_cast<std::uint16_t>(c)});
+  /// Cluster `c`'s failure counts (latent faults, repairs, detection paths) and node time out of service.
+  metrics::FaultCounts fault_counts(std::size_t c) const {
+    metrics::FaultCounts counts = failures_.fault_counts(model::ClusterId{static_cast<std::uint16_t>(c)});
+    const model::ClusterView& view = table_.clusters[c].view;
+    model::OutOfServiceTime out = view.out_of_service_time();
+    counts.out_of_service_node_s = out.by_reason_node_s;
+    counts.any_out_of_service_node_s = out.any_node_s;
+    counts.failed_node_s = out.failed_node_s;
+    counts.node_s = view.shape().nodes * view.now_s();
+    return counts;
   }
   std::uint64_t jobs_recorded() const { return recorder_.jobs_recorded(); }
   double epoch_unix_s() const { return workload_->epoch_unix_s(); }

@@ -32,6 +32,7 @@ FailureProcess::FailureProcess(const config::FailureConfig& config, std::vector<
     NodeTally fresh;
     fresh.failures.assign(config_.category_count(), 0);
     tally_.emplace_back(c.nodes, fresh);
+    detected_.emplace_back(config_.category_count());
   }
 }
 
@@ -98,19 +99,19 @@ void FailureProcess::on(const GroupFailed& event) {
   double repair = g.repair.sample(rng_.of(event.cluster));
   // With the failure clock off while jobs restart (failures.during_restart: false), a node whose job is
   // restarting is spared, as a single node's failure would be.
-  std::vector<std::uint32_t> struck;
+  std::vector<std::pair<std::uint32_t, metrics::Detection>> struck; // how each showed, before its jobs fail
   for (std::uint32_t n = first; n < end; ++n) {
     if (config_.during_restart || !hooks_.node_restarting(event.cluster, n)) {
-      struck.push_back(n);
+      struck.emplace_back(n, detection_now(event.cluster, n, g.category_index));
     }
   }
-  for (std::uint32_t n : struck) {
+  for (auto [n, how] : struck) {
     if (!nodes_.is_down(event.cluster, n)) {
       hooks_.fail_switch_jobs(event.cluster, n, g.category_index); // each job on the group fails once
     }
   }
-  for (std::uint32_t n : struck) {
-    fail_node(event.cluster, n, g.category_index, repair, true);
+  for (auto [n, how] : struck) {
+    fail_node(event.cluster, n, g.category_index, how, repair, true);
   }
   draw_next_group_failure(event.cluster, event.group);
 }
@@ -150,19 +151,35 @@ void FailureProcess::on(const NodeFailed& event) {
     latent_.strike(event.cluster, event.node, category); // its process waits for the repair after it is found
     return;
   }
-  fail_node(event.cluster, event.node, category);
+  fail_node(event.cluster, event.node, category, detection_now(event.cluster, event.node, category));
 }
 
 void FailureProcess::on(const TracedFailure& event) {
-  fail_node(event.cluster, event.node, event.category, event.repair_s);
+  metrics::Detection how = event.found == TracedFailure::Found::NOW
+                               ? detection_now(event.cluster, event.node, event.category)
+                               : (event.found == TracedFailure::Found::BY_JOB ? metrics::Detection::JOB_START
+                                                                              : metrics::Detection::HEALTH_CHECK);
+  fail_node(event.cluster, event.node, event.category, how, event.repair_s);
 }
 
-void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s,
-                               bool jobs_failed) {
+metrics::Detection FailureProcess::detection_now(model::ClusterId cluster, std::uint32_t node,
+                                                 std::uint32_t category) const {
+  if (!hooks_.node_busy(cluster, node)) {
+    return metrics::Detection::IDLE_NODE;
+  }
+  bool hang = category < config_.categories.size() && config_.categories[category].hang;
+  return hang ? metrics::Detection::JOB_HANG : metrics::Detection::JOB_CRASH;
+}
+
+void FailureProcess::fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category,
+                               metrics::Detection how, double repair_s, bool jobs_failed) {
   if (nodes_.is_down(cluster, node)) {
     NodeTally& held = tally(cluster, node);
     held.avoided += held.quarantined_since_s >= 0.0 ? 1 : 0;
     return; // already down (a traced failure of a node under repair or in quarantine)
+  }
+  if (category < detected_[model::to_index(cluster)].size()) {
+    ++detected_[model::to_index(cluster)][category][static_cast<std::size_t>(how)];
   }
   // Fail the jobs first (cancelling their transfers), then power the node off.
   if (!jobs_failed) {
@@ -229,13 +246,14 @@ void FailureProcess::on(const NodeRepaired& event) {
   }
 }
 
-LatentCounts FailureProcess::fault_counts(model::ClusterId cluster) const {
-  LatentCounts counts = latent_.counts(cluster);
+FaultCounts FailureProcess::fault_counts(model::ClusterId cluster) const {
+  FaultCounts counts = latent_.counts(cluster);
   for (const NodeTally& t : tally_[model::to_index(cluster)]) {
     counts.repairs += t.repairs;
     counts.manual_repairs += t.manual_repairs;
     counts.unfixed += t.unfixed;
   }
+  counts.detected_by = detected_[model::to_index(cluster)];
   return counts;
 }
 

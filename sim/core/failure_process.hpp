@@ -66,7 +66,7 @@ public:
   /// A slow node is evicted (failures.slow.evict_after): it fails as the "slow" category, its jobs with
   /// it, and is back after `remaining_s` (the rest of its slow period).
   void evict_slow(model::ClusterId cluster, std::uint32_t node, double remaining_s) {
-    fail_node(cluster, node, config_.slow.category_index, remaining_s);
+    fail_node(cluster, node, config_.slow.category_index, metrics::Detection::SLOW_EVICTION, remaining_s);
   }
   /// GroupFailed: the group's nodes fail together (each job on them once), one repair draw for all.
   void on(const GroupFailed& event);
@@ -78,7 +78,7 @@ public:
   /// that do not fix).
   bool has_latent_faults() const { return config_.has_latent_faults(); }
   /// The cluster's latent faults and repairs.
-  LatentCounts fault_counts(model::ClusterId cluster) const;
+  FaultCounts fault_counts(model::ClusterId cluster) const;
   /// The failure category of switch outages (after the node categories).
   std::uint32_t switch_category() const { return static_cast<std::uint32_t>(config_.categories.size()); }
 
@@ -88,10 +88,12 @@ private:
   double time_to_failure_s(model::ClusterId cluster, double mean_s);
   void draw_next_leaf_failure(model::ClusterId cluster, std::uint32_t leaf);
   void draw_next_group_failure(model::ClusterId cluster, std::uint32_t group);
-  /// `repair_s` negative: drawn from the category's repair distribution. `jobs_failed`: its jobs were
-  /// failed already (a group failure fails each job once).
-  void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, double repair_s = -1.0,
-                 bool jobs_failed = false);
+  /// `how`: how the fault showed (counted per category). `repair_s` negative: drawn from the category's
+  /// repair distribution. `jobs_failed`: its jobs were failed already (a group failure fails each job once).
+  void fail_node(model::ClusterId cluster, std::uint32_t node, std::uint32_t category, metrics::Detection how,
+                 double repair_s = -1.0, bool jobs_failed = false);
+  /// How a fault striking the node now shows: under a job (crash or hang, by category), or on an idle node.
+  metrics::Detection detection_now(model::ClusterId cluster, std::uint32_t node, std::uint32_t category) const;
   std::uint32_t draw_category(model::ClusterId cluster);
   /// Whether the node's failures within the quarantine window reach the rule's count (this one included).
   bool reaches_quarantine(model::ClusterId cluster, std::uint32_t node);
@@ -128,6 +130,8 @@ private:
   NodeFactors factors_;                                ///< per cluster, per node; empty: all 1
   config::QuarantineConfig quarantine_;
   std::vector<std::vector<NodeTally>> tally_; ///< per cluster, per node
+  /// Per cluster, per category: faults that took a node out, by how they showed.
+  std::vector<std::vector<std::array<std::uint64_t, metrics::DETECTION_COUNT>>> detected_;
   LatentFaults latent_;
 };
 

@@ -39,7 +39,7 @@ void LatentFaults::job_lands(model::ClusterId cluster, std::uint32_t node) {
     return;
   }
   ++counts_[c].found_at_start;
-  reveal(cluster, node, timer_.now_s());
+  reveal(cluster, node, timer_.now_s(), TracedFailure::Found::BY_JOB);
 }
 
 void LatentFaults::on(const HealthCheck& event) {
@@ -49,18 +49,18 @@ void LatentFaults::on(const HealthCheck& event) {
   for (std::uint32_t node : checked) {
     if (rng_.of(event.cluster).uniform() < config_.health_check.coverage) {
       ++counts_[c].found_by_check;
-      reveal(event.cluster, node, timer_.now_s() + config_.health_check.duration_s);
+      reveal(event.cluster, node, timer_.now_s() + config_.health_check.duration_s, TracedFailure::Found::BY_CHECK);
     }
   }
   timer_.schedule(timer_.now_s() + config_.health_check.interval_s, HealthCheck{event.cluster});
 }
 
-void LatentFaults::reveal(model::ClusterId cluster, std::uint32_t node, double at_s) {
+void LatentFaults::reveal(model::ClusterId cluster, std::uint32_t node, double at_s, TracedFailure::Found found) {
   std::size_t c = model::to_index(cluster);
   auto category = static_cast<std::uint32_t>(category_[c].at(node));
   category_[c][node] = -1;
   latent_[c].erase(std::find(latent_[c].begin(), latent_[c].end(), node));
-  timer_.schedule(at_s, TracedFailure{cluster, node, category, -1.0});
+  timer_.schedule(at_s, TracedFailure{cluster, node, category, -1.0, found});
 }
 
 } // namespace acme::core

@@ -11,7 +11,7 @@
 
 namespace acme::core {
 
-using LatentCounts = metrics::LatentFaultCounts;
+using FaultCounts = metrics::FaultCounts;
 
 /// Faults on idle nodes (failures.latent_when_idle) and the health checks that find them
 /// (failures.health_check). A latent fault leaves its node up in every view; it is found when a job
@@ -31,17 +31,17 @@ public:
   /// A job starts on `node`: a latent fault there is found now.
   void job_lands(model::ClusterId cluster, std::uint32_t node);
   void on(const HealthCheck& event);
-  const LatentCounts& counts(model::ClusterId cluster) const { return counts_.at(model::to_index(cluster)); }
+  const FaultCounts& counts(model::ClusterId cluster) const { return counts_.at(model::to_index(cluster)); }
 
 private:
-  void reveal(model::ClusterId cluster, std::uint32_t node, double at_s);
+  void reveal(model::ClusterId cluster, std::uint32_t node, double at_s, TracedFailure::Found found);
 
   const config::FailureConfig& config_;
   TimerService& timer_;
   model::ClusterRngs& rng_;
   std::vector<std::vector<std::int32_t>> category_; ///< per cluster, per node: the latent fault's; -1: none
   std::vector<std::vector<std::uint32_t>> latent_;  ///< per cluster: nodes with a latent fault, in strike order
-  std::vector<LatentCounts> counts_;
+  std::vector<FaultCounts> counts_;
 };
 
 } // namespace acme::core

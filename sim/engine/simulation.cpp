@@ -96,7 +96,7 @@ RunResult Simulation::run() {
     result.storage_bytes_written.push_back(impl_->io.bytes_moved(cid, core::IoDirection::WRITE));
     result.storage_bytes_read.push_back(impl_->io.bytes_moved(cid, core::IoDirection::READ));
     result.plan_hold_s.push_back(loop.plan_hold_times_s(c));
-    result.latent_faults.push_back(loop.latent_faults(c));
+    result.fault_counts.push_back(loop.fault_counts(c));
   }
   return result;
 }

@@ -37,7 +37,7 @@ struct RunResult {
   std::vector<double> storage_bytes_written;                   ///< per cluster
   std::vector<double> storage_bytes_read;                      ///< per cluster
   std::vector<std::optional<std::vector<double>>> plan_hold_s; ///< per cluster: team plan holds, if it has a plan
-  std::vector<metrics::LatentFaultCounts> latent_faults;       ///< per cluster
+  std::vector<metrics::FaultCounts> fault_counts;              ///< per cluster
 };
 
 /// One simulation: the platform, the clusters with their policies, the workload, the recorder.

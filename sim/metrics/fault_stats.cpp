@@ -15,12 +15,46 @@ using model::SECONDS_PER_HOUR;
 std::string number(double v) {
   return fmt::format("{}", v);
 }
-std::string latent_json(const LatentFaultCounts& l) {
+/// OutOfService bits, lowest first (sim/model/cluster_view.hpp).
+constexpr std::array<const char*, 6> OUT_OF_SERVICE_NAMES = {"repair", "manual_repair", "quarantine",
+                                                             "switch", "spare",         "power"};
+
+/// "faults_by_detection": per category, how its faults showed (job_crash, job_hang, job_start, ...).
+std::string detection_json(const FaultCounts& f, const std::vector<std::string>& categories) {
+  std::string out;
+  for (std::size_t c = 0; c < f.detected_by.size() && c < categories.size(); ++c) {
+    std::string paths;
+    for (std::size_t d = 0; d < DETECTION_COUNT; ++d) {
+      paths += fmt::format("{}\"{}\": {}", d == 0 ? "" : ", ", DETECTION_NAMES[d], f.detected_by[c][d]);
+    }
+    out += fmt::format("{}{}: {{{}}}", out.empty() ? "" : ", ", model::json_quote(categories[c]), paths);
+  }
+  return ", \"faults_by_detection\": {" + out + "}";
+}
+
+/// "node_availability": the shares of node time in service, and node hours out by reason.
+std::string availability_json(const FaultCounts& f) {
+  auto share_in = [&](double out_node_s) { return f.node_s > 0.0 ? 1.0 - out_node_s / f.node_s : 1.0; };
+  std::string hours;
+  for (std::size_t r = 0; r < OUT_OF_SERVICE_NAMES.size(); ++r) {
+    hours += fmt::format("{}\"{}\": {}", r == 0 ? "" : ", ", OUT_OF_SERVICE_NAMES[r],
+                         number(f.out_of_service_node_s[r] / SECONDS_PER_HOUR));
+  }
+  return fmt::format(R"(, "node_availability": {{"available_share": {}, "in_service_share": {}, )"
+                     R"("out_of_service_node_hours": {{{}}}}})",
+                     number(share_in(f.failed_node_s)), number(share_in(f.any_out_of_service_node_s)), hours);
+}
+
+std::string latent_json(const FaultCounts& l) {
   return fmt::format(R"(, "latent_faults": {{"struck": {}, "found_at_job_start": {}, "found_by_health_check": {}, )"
                      R"("health_checks": {}}}, "repairs": {{"done": {}, "manual": {}, "not_fixed": {}}})",
                      l.struck, l.found_at_start, l.found_by_check, l.checks, l.repairs, l.manual_repairs, l.unfixed);
 }
 } // namespace
+
+std::string FaultStats::fault_counts_json(const FaultCounts& counts) const {
+  return latent_json(counts) + detection_json(counts, categories_) + availability_json(counts);
+}
 
 FaultStats::FaultStats(std::vector<ClusterInfo> clusters, std::vector<std::string> categories)
     : clusters_(std::move(clusters))
@@ -128,8 +162,7 @@ std::string FaultStats::render_cluster(std::size_t c, const RunInfo& info) const
       number(t.straggler_gpu_s / SECONDS_PER_HOUR), lost_by_cause(t), t.pretrain_jobs,
       number(t.pretrain_lost_gpu_s / SECONDS_PER_HOUR), number(ettr), queue.count, number(queue.mean),
       number(queue.p50), number(queue.p90), number(queue.p99), number(queue.max),
-      states_.at(c).render() +
-          latent_json(c < info.latent_faults.size() ? info.latent_faults[c] : LatentFaultCounts{}));
+      states_.at(c).render() + fault_counts_json(c < info.fault_counts.size() ? info.fault_counts[c] : FaultCounts{}));
   double written = c < info.storage_bytes_written.size() ? info.storage_bytes_written[c] : 0.0;
   double read = c < info.storage_bytes_read.size() ? info.storage_bytes_read[c] : 0.0;
   double capacity = clusters_[c].storage_bw_Bps * info.end_time_s;

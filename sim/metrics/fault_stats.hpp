@@ -24,6 +24,8 @@ public:
   /// runs.csv: one row per logical run.
   std::string runs_csv() const;
   std::string failures_text(const std::vector<std::uint16_t>& failures) const;
+  /// The failure process's counts: latent faults, repairs, faults by detection path, node availability.
+  std::string fault_counts_json(const FaultCounts& counts) const;
 
 private:
   struct Totals {

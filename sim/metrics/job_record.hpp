@@ -11,9 +11,22 @@
 
 namespace acme::metrics {
 
-/// How latent faults (failures.latent_when_idle) ended in one cluster: summary.json's
-/// fault_tolerance.latent_faults.
-struct LatentFaultCounts {
+/// How a node's fault came to light (summary.json's fault_tolerance.faults_by_detection).
+enum class Detection : std::uint8_t {
+  JOB_CRASH,     ///< it struck under a job, which crashed
+  JOB_HANG,      ///< it struck under a job, which hung until noticed (the category's `hang`)
+  JOB_START,     ///< latent on an idle node until a job started there and failed
+  HEALTH_CHECK,  ///< latent on an idle node until a health check found it
+  IDLE_NODE,     ///< it struck an idle node and took it out at once (no latency modelled)
+  SLOW_EVICTION, ///< a slow node evicted by failures.slow.evict_after
+};
+constexpr std::size_t DETECTION_COUNT = 6;
+constexpr std::array<const char*, DETECTION_COUNT> DETECTION_NAMES = {"job_crash",    "job_hang",  "job_start",
+                                                                      "health_check", "idle_node", "slow_eviction"};
+
+/// What the failure process counted in one cluster: latent faults (failures.latent_when_idle), repairs,
+/// how each fault was detected, and the node time out of service (summary.json's fault_tolerance).
+struct FaultCounts {
   std::uint64_t struck = 0;         ///< faults that struck an idle node and stayed latent
   std::uint64_t found_at_start = 0; ///< found by a job starting on the node (it fails at start)
   std::uint64_t found_by_check = 0; ///< found by a health check first
@@ -22,6 +35,14 @@ struct LatentFaultCounts {
   std::uint64_t repairs = 0;        ///< repairs finished
   std::uint64_t manual_repairs = 0; ///< of them, escalated to a person
   std::uint64_t unfixed = 0;        ///< of them, returned the node with its fault (latent again)
+  /// Per failure category (failures.categories order), the faults that took a node out, by how they showed.
+  std::vector<std::array<std::uint64_t, DETECTION_COUNT>> detected_by;
+  /// Node-seconds out of service by reason (model::OutOfService bits, lowest first) and for any reason;
+  /// the run's node-seconds in all (nodes x span).
+  std::array<double, 6> out_of_service_node_s{};
+  double any_out_of_service_node_s = 0.0;
+  double failed_node_s = 0.0; ///< out for a failure of its own or its switch (repair, quarantine, switch)
+  double node_s = 0.0;
 };
 
 /// How infrastructure failures cut a job into the rows AcmeTrace would hold: each attempt a failure ended

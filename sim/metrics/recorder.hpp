@@ -53,7 +53,7 @@ struct RunInfo {
   std::vector<double> storage_bytes_written;                   ///< per cluster
   std::vector<double> storage_bytes_read;                      ///< per cluster
   std::vector<std::optional<std::vector<double>>> plan_hold_s; ///< per cluster: team plan holds, if it has a plan
-  std::vector<LatentFaultCounts> latent_faults;                ///< per cluster
+  std::vector<FaultCounts> fault_counts;                       ///< per cluster
 };
 
 /// Receives every job's final record and the periodic cluster samples; writes jobs.csv (streamed),

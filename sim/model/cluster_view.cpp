@@ -196,6 +196,37 @@ void ClusterView::move_share(JobId id, NodeId from, NodeId to) {
   ACME_ASSERT(false, "the job has a share on the node it moves from");
 }
 
+void ClusterView::set_out_of_service(NodeId node, std::uint8_t reasons) {
+  std::uint8_t& now = out_of_service_[to_index(node)];
+  if (now == reasons) {
+    return;
+  }
+  integrate_out_of_service();
+  constexpr std::uint8_t FAILED_OR_SWITCH = OutOfService::FAILED | OutOfService::SWITCH;
+  for (std::size_t bit = 0; bit < OutOfServiceTime::REASONS; ++bit) {
+    out_by_reason_[bit] += ((reasons >> bit) & 1U) - ((now >> bit) & 1U);
+  }
+  out_any_ += (reasons != 0 ? 1 : 0) - (now != 0 ? 1 : 0);
+  out_failed_ += ((reasons & FAILED_OR_SWITCH) != 0 ? 1 : 0) - ((now & FAILED_OR_SWITCH) != 0 ? 1 : 0);
+  now = reasons;
+}
+
+void ClusterView::integrate_out_of_service() {
+  out_of_service_time_ = out_of_service_time();
+  out_integrated_s_ = now_s_;
+}
+
+OutOfServiceTime ClusterView::out_of_service_time() const {
+  OutOfServiceTime t = out_of_service_time_;
+  double dt = now_s_ - out_integrated_s_;
+  for (std::size_t bit = 0; bit < OutOfServiceTime::REASONS; ++bit) {
+    t.by_reason_node_s[bit] += out_by_reason_[bit] * dt;
+  }
+  t.any_node_s += out_any_ * dt;
+  t.failed_node_s += out_failed_ * dt;
+  return t;
+}
+
 void ClusterView::remove_job(JobId id) {
   const JobEntry* entry = jobs_.find(id);
   ACME_ASSERT(entry != nullptr, "removed jobs are active");

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -45,6 +46,14 @@ struct OutOfService {
   static constexpr std::uint8_t POWER = 32;        ///< powered off or booting (the power policy)
   /// Its own failure, at whatever stage of repair.
   static constexpr std::uint8_t FAILED = REPAIR | MANUAL_REPAIR | QUARANTINE;
+};
+
+/// Node time out of service up to now, integrated as reasons change (summary.json's node availability).
+struct OutOfServiceTime {
+  static constexpr std::size_t REASONS = 6;       ///< OutOfService bits, lowest first
+  std::array<double, REASONS> by_reason_node_s{}; ///< a node out for several reasons counts in each
+  double any_node_s = 0.0;                        ///< out for any reason
+  double failed_node_s = 0.0;                     ///< out for its own failure or its switch (FAILED | SWITCH)
 };
 
 /// Read-only picture of one cluster handed to its policies. The engine owns and updates it; tests
@@ -123,10 +132,14 @@ public:
   /// Removes a queued or held job (it ended or was rejected).
   void remove_job(JobId id);
   void set_node_up(NodeId node, bool up);
-  void set_out_of_service(NodeId node, std::uint8_t reasons) { out_of_service_[to_index(node)] = reasons; }
+  void set_out_of_service(NodeId node, std::uint8_t reasons);
   void set_node_power(NodeId node, NodePower power);
+  /// Node time out of service from the start up to now (node-seconds).
+  OutOfServiceTime out_of_service_time() const;
 
 private:
+  /// Adds the nodes out of service since the last change to out_of_service_time_ (before each change).
+  void integrate_out_of_service();
   /// Adds the allocated GPUs since the last change to busy_gpu_seconds_ (before each change).
   void integrate_busy();
   void take_gpus(NodeId node, std::uint32_t gpus);
@@ -156,8 +169,13 @@ private:
   std::uint32_t free_gpus_up_ = 0;
   std::uint32_t busy_gpus_ = 0;
   std::uint64_t allocated_milli_ = 0;
-  double busy_gpu_seconds_ = 0.0; ///< up to integrated_s_
-  double integrated_s_ = 0.0;     ///< the last change of allocated_milli_
+  double busy_gpu_seconds_ = 0.0;                                        ///< up to integrated_s_
+  double integrated_s_ = 0.0;                                            ///< the last change of allocated_milli_
+  std::array<std::uint32_t, OutOfServiceTime::REASONS> out_by_reason_{}; ///< nodes out now, per reason
+  std::uint32_t out_any_ = 0;
+  std::uint32_t out_failed_ = 0;
+  OutOfServiceTime out_of_service_time_; ///< up to out_integrated_s_
+  double out_integrated_s_ = 0.0;
   std::uint32_t free_cpu_cores_ = 0;
   ActiveJobs jobs_;
   std::size_t queued_jobs_ = 0;

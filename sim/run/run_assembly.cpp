@@ -78,7 +78,7 @@ RunReport AssembledRun::run() {
   report.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const engine::RunResult& r = report.result;
   p.recorder->finish(metrics::RunInfo{r.end_time_s, r.jobs_submitted, p.workload->skipped_rows(), report.wall_s,
-                                      r.storage_bytes_written, r.storage_bytes_read, r.plan_hold_s, r.latent_faults});
+                                      r.storage_bytes_written, r.storage_bytes_read, r.plan_hold_s, r.fault_counts});
   return report;
 }
 

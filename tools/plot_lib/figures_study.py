@@ -20,6 +20,8 @@ EXTRA_WORDS = ("energy", "power", "kwh", "joule")  # cluster-level numbers of th
 # Of those, the points of a distribution other than its mean (gpu_W.p10, gpu_W.cdf.60) are left out: a
 # study compares levels, and 41 CDF points per cluster would bury them.
 DISTRIBUTION_POINT = re.compile(r"(^|\.)(p\d+|cdf\..*)$")
+# Node hours out of service because a power policy switched nodes off are availability, not energy.
+NOT_ENERGY = ("node_availability",)
 
 
 def study_metrics(source, cluster):
@@ -34,7 +36,8 @@ def study_metrics(source, cluster):
     for r in runs[:1]:
         tree = {k: v for k, v in r.summary.get("clusters", {}).get(cluster, {}).items() if k != "by_type"}
         for path, _ in stats.flatten(tree):
-            if any(w in path.lower() for w in EXTRA_WORDS) and not DISTRIBUTION_POINT.search(path):
+            if (any(w in path.lower() for w in EXTRA_WORDS) and not DISTRIBUTION_POINT.search(path)
+                    and not any(w in path for w in NOT_ENERGY)):
                 out.append((path, path, 1.0))
     return out
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <utility>
 
 #include "sim/core/failure_process.hpp"
@@ -289,6 +290,31 @@ TEST_CASE("core::failure_process: a fault on an idle node stays latent until a j
   b.failures.job_lands(model::ClusterId{0}, 2); // found once
   CHECK(b.timer.count<core::TracedFailure>() == 1);
   CHECK(b.failures.fault_counts(model::ClusterId{0}).found_at_start == 1);
+  auto by = b.failures.fault_counts(model::ClusterId{0}).detected_by.at(found.category);
+  CHECK(by[static_cast<std::size_t>(metrics::Detection::JOB_START)] == 1); // not a crash under a running job
+  CHECK(std::accumulate(by.begin(), by.end(), std::uint64_t{0}) == 1);
+}
+
+TEST_CASE("core::failure_process: each fault is counted by how it showed, per category", "[core][failures]") {
+  config::FailureConfig config = two_categories(true);
+  config.categories[1].hang = true; // nvlink faults hang their jobs
+  Bench b(config);
+  b.hooks.idle = 2;
+  b.failures.start({});
+  const model::ClusterId cl{0};
+  b.failures.on(core::TracedFailure{cl, 0, 0, 10.0}); // gpu, under a job: it crashes
+  b.failures.on(core::TracedFailure{cl, 1, 1, 10.0}); // nvlink, under a job: it hangs
+  b.failures.on(core::TracedFailure{cl, 2, 0, 10.0}); // gpu, on the idle node
+  b.failures.on(core::TracedFailure{cl, 2, 1, 10.0}); // already down: not counted again
+  auto detected = b.failures.fault_counts(cl).detected_by;
+  auto at = [&](std::size_t category, metrics::Detection d) {
+    return detected.at(category)[static_cast<std::size_t>(d)];
+  };
+  CHECK(at(0, metrics::Detection::JOB_CRASH) == 1);
+  CHECK(at(0, metrics::Detection::IDLE_NODE) == 1);
+  CHECK(at(1, metrics::Detection::JOB_HANG) == 1);
+  CHECK(at(1, metrics::Detection::JOB_CRASH) == 0);
+  CHECK(at(1, metrics::Detection::IDLE_NODE) == 0);
 }
 
 TEST_CASE("core::failure_process: a health check finds latent faults, each with its coverage", "[core][failures]") {
@@ -310,6 +336,10 @@ TEST_CASE("core::failure_process: a health check finds latent faults, each with 
   CHECK(found_at == 6 * 3600.0 + 600.0); // out when the check ends
   CHECK(b.timer.last<core::HealthCheck>().first == 12 * 3600.0);
   CHECK(b.failures.fault_counts(model::ClusterId{0}).found_by_check == 1);
+  b.timer.set_now(found_at);
+  b.failures.on(found);
+  CHECK(b.failures.fault_counts(model::ClusterId{0})
+            .detected_by.at(found.category)[static_cast<std::size_t>(metrics::Detection::HEALTH_CHECK)] == 1);
 
   config.health_check.coverage = 0.0; // a check that finds nothing leaves the fault latent
   Bench blind(config);

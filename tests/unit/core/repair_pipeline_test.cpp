@@ -54,7 +54,7 @@ TEST_CASE("core::repair: an unfixed node comes back with its fault, found by the
   CHECK(b.view().is_up(model::NodeId{2})); // in service again, as far as anyone can tell
   CHECK(b.hooks.calls.back() == "repaired 2");
   CHECK(b.timer.count<core::NodeFailed>() == draws); // no fresh failure process: it still has its fault
-  core::LatentCounts counts = b.failures.fault_counts(C0);
+  core::FaultCounts counts = b.failures.fault_counts(C0);
   CHECK(counts.repairs == 1);
   CHECK(counts.unfixed == 1);
   CHECK(counts.struck == 1);

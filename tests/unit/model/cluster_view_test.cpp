@@ -191,3 +191,25 @@ TEST_CASE("model::cluster_view: fractional jobs share one GPU up to 1000 milli",
     REQUIRE_THROWS(view.start_job(JobId{6}, {share(1, 0, 500)}));
   }
 }
+
+TEST_CASE("model::cluster_view: node time out of service is integrated per reason", "[model][cluster_view]") {
+  // Node 0: repair 0-30 s, its switch also down 10-30 s; node 1: a spare 10-40 s. At 40 s: repair 30,
+  // switch 20, spare 30 node-seconds; 60 out for any reason; 30 for a failure of its own or its switch.
+  ClusterView view(two_nodes());
+  view.set_out_of_service(NodeId{0}, OutOfService::REPAIR);
+  view.set_now(10.0);
+  view.set_out_of_service(NodeId{0}, OutOfService::REPAIR | OutOfService::SWITCH);
+  view.set_out_of_service(NodeId{1}, OutOfService::SPARE);
+  view.set_now(30.0);
+  view.set_out_of_service(NodeId{0}, 0);
+  view.set_now(40.0);
+  OutOfServiceTime t = view.out_of_service_time();
+  CHECK(t.by_reason_node_s[0] == 30.0); // REPAIR
+  CHECK(t.by_reason_node_s[3] == 20.0); // SWITCH
+  CHECK(t.by_reason_node_s[4] == 30.0); // SPARE
+  CHECK(t.by_reason_node_s[1] == 0.0);
+  CHECK(t.any_node_s == 60.0);
+  CHECK(t.failed_node_s == 30.0);
+  view.set_out_of_service(NodeId{1}, OutOfService::SPARE); // no change: nothing moves
+  CHECK(view.out_of_service_time().any_node_s == 60.0);
+}
