@@ -89,13 +89,13 @@ void FaultStats::add(const JobRecord& r) {
   t.detection_gpu_s += r.detection_gpu_s;
   t.restart_gpu_s += r.restart_gpu_s;
   t.failure_rollback_gpu_s += std::max(0.0, r.lost_gpu_s - r.detection_gpu_s - r.restart_gpu_s);
-  if (job.type == model::JobType::PRETRAIN && r.first_start_s != model::UNKNOWN_TIME_S) {
+  if (job.type == model::JobType::PRETRAIN && ever_started(r)) {
     t.pretrain_lost_gpu_s += r.lost_gpu_s;
     t.pretrain_work_s += r.work_s;
     t.pretrain_wall_s += r.end_s - r.first_start_s;
     ++t.pretrain_jobs;
-  } else if (!job.is_cpu_job() && r.first_start_s != model::UNKNOWN_TIME_S) {
-    t.other_queue_s.push_back(r.first_start_s - job.submit_time_s);
+  } else if (!job.is_cpu_job() && ever_started(r)) {
+    t.other_queue_s.push_back(queueing_delay_s(r));
   }
   if (job.run == model::RunId{}) {
     return;

@@ -87,8 +87,18 @@ struct JobRecord {
   JobEnergy energy;                                      ///< its GPUs and its share of its nodes' base, all attempts
 };
 
-/// A job's queueing delay, summary.json's queue_s (seconds): from its submission to its first start; a job
-/// that left before it ever started waited its whole stay. Not for rejected jobs (they never queue).
+/// Whether the job ever started (its first attempt's pods ran).
+inline bool ever_started(const JobRecord& record) {
+  return record.first_start_s != model::UNKNOWN_TIME_S;
+}
+
+/// A job's queueing delay (seconds), the one definition every output uses (docs/policies.md, "Queueing
+/// delay"): from its submission to its first start. Its first start is when its first attempt began
+/// computing, so Kubernetes' binding, image pull and pod start count; re-queueing after a preemption or
+/// failure does not (later attempts), nor does a team plan's hold (the job is submitted when the plan
+/// releases it) or the gap before a pretraining run's next attempt (submitted when the chain releases it). A job that
+/// left before it ever started waited its whole stay (summary.json's queue_s); jobs.csv's `queue` column, as
+/// AcmeTrace's, is 0 for it and its run time is empty. Not for rejected jobs.
 double queueing_delay_s(const JobRecord& record);
 
 /// The reason a job waited longest (NONE when it never waited).

@@ -105,7 +105,7 @@ void Recorder::append_job_row(const JobRecord& r) {
     }
     out += ',';
   };
-  bool started = r.first_start_s != model::UNKNOWN_TIME_S;
+  bool started = ever_started(r);
   double duration = started ? r.end_s - r.first_start_s : 0.0;
   cell(out, std::string_view(job.name));
   cell(out, std::string_view(users_->name(job.user)));
@@ -120,7 +120,7 @@ void Recorder::append_job_row(const JobRecord& r) {
   datetime(r.end_s);
   out += ",,"; // fail_time, stop_time
   cell(out, duration);
-  cell(out, started ? r.first_start_s - job.submit_time_s : 0.0);
+  cell(out, started ? queueing_delay_s(r) : 0.0);
   cell(out, duration * job.gpu_share());
   cell(out, std::string_view(cluster.name));
   if (job.run != model::RunId{}) {
@@ -175,6 +175,13 @@ void Recorder::append_network_cells(const JobRecord& r) {
   if (r.comm_modelled) {
     append(out, NetworkStats::comm_slowdown(r));
   }
+}
+
+double queueing_delay_s(const JobRecord& record) {
+  // A job that left before it ever started (a node failed under it while its pods started) waited its
+  // whole stay: its start is unknown, not -1.
+  double started_s = ever_started(record) ? record.first_start_s : record.end_s;
+  return started_s - record.spec->submit_time_s;
 }
 
 model::WaitReason longest_wait(const std::array<double, model::WAIT_REASON_COUNT>& wait_s) {

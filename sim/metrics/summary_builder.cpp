@@ -61,13 +61,6 @@ std::string quote(std::string_view s) {
 
 } // namespace
 
-double queueing_delay_s(const JobRecord& record) {
-  // A job that left before it ever started (a node failed under it while its pods started) waited its
-  // whole stay: its start is unknown, not -1.
-  double started_s = record.first_start_s == model::UNKNOWN_TIME_S ? record.end_s : record.first_start_s;
-  return started_s - record.spec->submit_time_s;
-}
-
 SummaryBuilder::SummaryBuilder(const std::vector<ClusterInfo>& clusters, const model::NameTable& users)
     : clusters_(clusters)
     , users_(&users)
