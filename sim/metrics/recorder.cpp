@@ -11,6 +11,7 @@
 #include "sim/metrics/eval_stats.hpp"
 #include "sim/metrics/event_trace.hpp"
 #include "sim/metrics/fault_stats.hpp"
+#include "sim/metrics/job_columns.hpp"
 #include "sim/metrics/network_stats.hpp"
 #include "sim/metrics/output_set.hpp"
 #include "sim/metrics/power_stats.hpp"
@@ -22,17 +23,9 @@
 namespace acme::metrics {
 namespace {
 
-// AcmeTrace's Kalos schema is a superset of Seren's: one header serves both clusters (pandas reads
-// by column name), followed by acme-sim's own columns.
-constexpr const char* JOBS_HEADER =
-    "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB,shared_mem_per_pod,type,state,submit_time,start_time,"
-    "end_time,fail_time,stop_time,duration,queue,gpu_time,cluster,run_id,attempts,reject_reason,recorded_queue,"
-    "leaf_switches,work_s,ckpt_stall_s,restore_s,checkpoints,preemptions,failures,lost_work_s,gpu_hours_lost,"
-    "wait_reason,energy_kWh,submit_unix_s,start_unix_s,end_unix_s";
 constexpr const char* TIMESERIES_HEADER =
     "time,cluster,busy_gpus,queued_jobs,queued_gpus,running_jobs,up_nodes,power_kW,nodes_off";
 // Columns of the fluid network model only: runs without it keep the files they always had.
-constexpr const char* JOBS_NETWORK_COLUMNS = ",tp,pp,dp,comm_slowdown";
 constexpr const char* TIMESERIES_NETWORK_COLUMNS = ",nic_util_mean,nic_idle_share,nic_util_p95,spine_util";
 using model::JOULES_PER_KWH;
 constexpr double WATTS_PER_KW = 1000.0;
@@ -58,9 +51,7 @@ Recorder::Recorder(RecorderOptions options, const model::NameTable& users)
              options_.write_jobs_csv ? "on" : "off", options_.write_events ? "on" : "off");
   if (options_.write_jobs_csv) {
     jobs_file_ = std::make_unique<AtomicFile>(output_->staged_path("jobs.csv"));
-    jobs_buffer_ = JOBS_HEADER;
-    jobs_buffer_ += options_.network_model ? JOBS_NETWORK_COLUMNS : "";
-    jobs_buffer_ += '\n';
+    jobs_buffer_ = jobs_header(options_.network_model) + '\n';
   }
   if (options_.write_events) {
     std::vector<std::string> names;
@@ -94,87 +85,16 @@ void Recorder::on_job(const JobRecord& record) {
 }
 
 void Recorder::append_job_row(const JobRecord& r) {
-  const model::JobSpec& job = *r.spec;
-  const ClusterInfo& cluster = options_.clusters.at(model::to_index(job.cluster));
-  std::string& out = jobs_buffer_;
-  constexpr std::size_t STAMP = 32;
-  char stamp[STAMP];
-  auto datetime = [&](double t_s) {
-    if (t_s != model::UNKNOWN_TIME_S) {
-      out.append(stamp, date_formatter_.format(options_.epoch_unix_s + t_s, cluster.utc_offset_s, stamp));
-    }
-    out += ',';
-  };
   bool started = ever_started(r);
-  double duration = started ? r.end_s - r.first_start_s : 0.0;
-  cell(out, std::string_view(job.name));
-  cell(out, std::string_view(users_->name(job.user)));
-  cell(out, std::uint64_t{r.nodes});
-  cell(out, std::uint64_t{job.gpus});
-  cell(out, std::uint64_t{job.cpus});
-  out += ",,"; // mem_per_pod_GB, shared_mem_per_pod: not modelled
-  cell(out, model::acmetrace_name(job.type));
-  cell(out, model::to_string(r.state));
-  datetime(job.submit_time_s);
-  datetime(r.first_start_s);
-  datetime(r.end_s);
-  out += ",,"; // fail_time, stop_time
-  cell(out, duration);
-  cell(out, started ? queueing_delay_s(r) : 0.0);
-  cell(out, duration * job.gpu_share());
-  cell(out, std::string_view(cluster.name));
-  if (job.run != model::RunId{}) {
-    append(out, std::uint64_t{model::to_index(job.run)});
-  }
-  out += ',';
-  cell(out, std::uint64_t{r.attempts});
-  cell(out, model::to_string(r.reject));
-  if (job.recorded_start_s != model::UNKNOWN_TIME_S) {
-    append(out, job.recorded_queue_s());
-  }
-  out += ',';
-  using model::SECONDS_PER_HOUR;
-  cell(out, std::uint64_t{r.leaves});
-  cell(out, r.work_s);
-  cell(out, r.stall_s);
-  cell(out, r.restore_s);
-  cell(out, std::uint64_t{r.checkpoints});
-  cell(out, std::uint64_t{r.preemptions});
-  cell(out, std::string_view(faults_->failures_text(r.failures)));
-  cell(out, r.lost_work_s);
-  cell(out, r.lost_gpu_s / SECONDS_PER_HOUR);
-  if (model::WaitReason longest = longest_wait(r.wait_s); longest != model::WaitReason::NONE || r.wait_s[0] > 0.0) {
-    out += model::to_string(longest);
-  }
-  out += ',';
-  append(out, r.energy.total_J / JOULES_PER_KWH);
-  // The three times again as whole Unix seconds (UTC): one numeric type for every cluster, where the
-  // AcmeTrace columns carry each cluster's own UTC offset.
-  for (double t_s : {job.submit_time_s, r.first_start_s, r.end_s}) {
-    out += ',';
-    if (t_s != model::UNKNOWN_TIME_S) {
-      append(out, static_cast<std::uint64_t>(std::floor(options_.epoch_unix_s + t_s))); // after 1970: checked on input
-    }
-  }
-  if (options_.network_model) {
-    append_network_cells(r);
-  }
-  out += '\n';
-}
-
-void Recorder::append_network_cells(const JobRecord& r) {
-  std::string& out = jobs_buffer_;
-  out += ',';
-  if (r.layout[0] > 0) {
-    for (std::uint32_t degree : r.layout) {
-      cell(out, std::uint64_t{degree});
-    }
-  } else {
-    out += ",,,";
-  }
-  if (r.comm_modelled) {
-    append(out, NetworkStats::comm_slowdown(r));
-  }
+  JobRowContext context{r,
+                        options_.clusters.at(model::to_index(r.spec->cluster)),
+                        *users_,
+                        *faults_,
+                        options_.epoch_unix_s,
+                        date_formatter_,
+                        started,
+                        started ? r.end_s - r.first_start_s : 0.0};
+  metrics::append_job_row(jobs_buffer_, context, options_.network_model);
 }
 
 double queueing_delay_s(const JobRecord& record) {

@@ -80,8 +80,6 @@ public:
 private:
   void append_job_row(const JobRecord& record);
   void commit_files(const RunInfo& info);
-  /// The fluid network model's cells of a jobs.csv row: tp, pp, dp, comm_slowdown.
-  void append_network_cells(const JobRecord& record);
 
   RecorderOptions options_;
   const model::NameTable* users_;
