@@ -7,6 +7,7 @@
 
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/results_table.hpp"
 #include "sim/config/config.hpp"
 #include "sim/study/plan.hpp"
 #include "sim/study/plot_hint.hpp"
@@ -56,6 +57,7 @@ Exit codes: 0 every point ok, 1 some point failed, 2 bad study file or command l
 )";
 
 constexpr std::size_t DEFAULT_SLURM_SHARDS = 4;
+constexpr std::size_t SWEEP_TABLE_ROWS = 24; // then "... N more rows": the files hold every setting
 
 struct SweepOptions {
   std::string study_path;
@@ -152,6 +154,7 @@ void report(const SweepOptions& o, const study::ResultsInput& input, std::size_t
       input.study_name.c_str(), input.points.size(),
       o.shard ? (" (shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) + ")").c_str() : "",
       ran, input.points.size() - ran, counts.ok, counts.failed, wall_s, o.jobs);
+  std::fputs(sweep_results_table(input, SWEEP_TABLE_ROWS).c_str(), stdout);
   std::printf("results: %s/{results.csv,results.json,aggregate.csv}\nplots: %s\nreport: acme-sim report %s -o %s\n",
               o.out_dir.c_str(), study::plot_command(o.out_dir).c_str(), study::shell_quote(o.out_dir).c_str(),
               study::shell_quote((fs::path(o.out_dir) / "report.html").string()).c_str());

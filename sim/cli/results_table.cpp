@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
+#include <utility>
+#include <vector>
+
 #include "sim/config/node.hpp"
 #include "sim/model/error.hpp"
 
@@ -27,7 +32,89 @@ std::string figure(const config::Node& node, std::initializer_list<const char*> 
   return fmt::format(fmt::runtime(format), at.as_double() * scale);
 }
 
+/// The mean of one metric over the finished replicas of a setting ("-" when none has it).
+std::string mean_of(const std::vector<const study::PointRecord*>& replicas, const std::string& name, const char* format,
+                    double scale = 1.0) {
+  double sum = 0.0;
+  std::size_t n = 0;
+  for (const study::PointRecord* r : replicas) {
+    for (const study::Metric& m : r->metrics) {
+      if (m.name == name) {
+        sum += m.value;
+        ++n;
+        break;
+      }
+    }
+  }
+  return n == 0 ? std::string("-") : fmt::format(fmt::runtime(format), sum / static_cast<double>(n) * scale);
+}
+
+/// The clusters the finished points report, in the order their metrics first appear.
+std::vector<std::string> clusters_of(const std::vector<const study::PointRecord*>& replicas) {
+  std::vector<std::string> out;
+  const std::string prefix = "clusters.";
+  const std::string suffix = ".gpu_utilisation";
+  for (const study::PointRecord* r : replicas) {
+    for (const study::Metric& m : r->metrics) {
+      if (m.name.rfind(prefix, 0) == 0 && m.name.size() > prefix.size() + suffix.size() &&
+          m.name.compare(m.name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        std::string name = m.name.substr(prefix.size(), m.name.size() - prefix.size() - suffix.size());
+        if (std::find(out.begin(), out.end(), name) == out.end()) {
+          out.push_back(name);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 } // namespace
+
+std::string sweep_results_table(const study::ResultsInput& input, std::size_t max_rows) {
+  std::vector<std::pair<const study::Point*, std::vector<const study::PointRecord*>>> settings; // in point order
+  for (const study::Point& p : input.points) {
+    auto it =
+        std::find_if(settings.begin(), settings.end(), [&](const auto& s) { return s.first->group_id == p.group_id; });
+    if (it == settings.end()) {
+      settings.emplace_back(&p, std::vector<const study::PointRecord*>{});
+      it = std::prev(settings.end());
+    }
+    auto record = input.records.find(p.id);
+    if (record != input.records.end() && record->second.status == study::STATUS_OK) {
+      it->second.push_back(&record->second);
+    }
+  }
+  std::vector<const study::PointRecord*> all;
+  for (const auto& [point, replicas] : settings) {
+    all.insert(all.end(), replicas.begin(), replicas.end());
+  }
+  if (all.empty()) {
+    return "";
+  }
+  std::string text = fmt::format("{:<32} {:<10} {:>5} {:>12} {:>11} {:>9} {:>13}\n", "setting", "cluster", "seeds",
+                                 "mean wait s", "GPU util %", "failures", "pretrain ETTR");
+  std::size_t rows = 0;
+  std::size_t total = 0;
+  for (const auto& [point, replicas] : settings) {
+    for (const std::string& c : clusters_of(all)) {
+      ++total;
+      if (rows == max_rows) {
+        continue;
+      }
+      ++rows;
+      std::string at = "clusters." + c + ".";
+      text += fmt::format("{:<32} {:<10} {:>5} {:>12} {:>11} {:>9} {:>13}\n", study::point_label(input, *point), c,
+                          replicas.size(), mean_of(replicas, at + "by_type.all_gpu.queue_s.mean", "{:.1f}"),
+                          mean_of(replicas, at + "gpu_utilisation", "{:.1f}", PERCENT),
+                          mean_of(replicas, at + "fault_tolerance.failures", "{:.1f}"),
+                          mean_of(replicas, at + "fault_tolerance.pretrain_ettr", "{:.4f}"));
+    }
+  }
+  if (total > rows) {
+    text += fmt::format("... {} more rows: results.csv and aggregate.csv hold every setting\n", total - rows);
+  }
+  return text;
+}
 
 std::string results_table(const std::string& summary_path) {
   try {
