@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "policies/python/register_python.hpp"
 #include "sim/cli/args.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/run_command.hpp"
@@ -11,6 +12,7 @@
 #include "sim/config/node.hpp"
 #include "sim/config/provenance.hpp"
 #include "sim/model/error.hpp"
+#include "sim/run/config_defaults.hpp"
 
 namespace acme::cli {
 namespace {
@@ -108,7 +110,8 @@ int cmd_config(std::vector<std::string> argv) {
   }
   auto positionals = args.positionals(1);
   config::Config cfg = load_config_or_default(positionals.empty() ? "" : positionals[0], overrides);
-  std::fputs(config::resolved_config_text(cfg).c_str(), stdout);
+  policies::PolicyRegistries registries = policies::python::make_registries_with_python();
+  std::fputs(config::resolved_config_text(cfg, run::unwritten_defaults(cfg, registries)).c_str(), stdout);
   return 0;
 }
 

@@ -127,7 +127,7 @@ std::vector<InputFile> input_files(const Config& cfg, FileHashCache* cache) {
   return out;
 }
 
-std::string resolved_config_text(const Config& cfg) {
+std::string resolved_config_text(const Config& cfg, const std::vector<std::string>& defaults) {
   YAML::Node tree = YAML::Clone(cfg.root.yaml());
   if (!tree["seed"]) {
     tree["seed"] = cfg.seed;
@@ -145,7 +145,16 @@ std::string resolved_config_text(const Config& cfg) {
   text += "# source: " + cfg.file + " (content hash " + cfg.text_hash + ")\n";
   text += "# overrides: " + (overrides.empty() ? std::string("none") : overrides) + "\n";
   text += "# base_dir: " + base.string() + "\n";
-  return text + yaml.c_str() + "\n";
+  text += yaml.c_str();
+  text += "\n";
+  if (!defaults.empty()) {
+    text += "# defaults: the values this run used for keys the config leaves out (policies and the sections\n"
+            "# declared in parameter tables; docs/config_reference.md)\n";
+    for (const std::string& line : defaults) {
+      text += "#   " + line + "\n";
+    }
+  }
+  return text;
 }
 
 std::string resolved_base_dir(std::string_view text) {

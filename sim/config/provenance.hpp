@@ -37,7 +37,9 @@ std::vector<InputFile> input_files(const Config& cfg, FileHashCache* cache = nul
 /// config.resolved.yaml: the config after its overrides (the seed always stated), under a header giving
 /// the schema, the source file, the overrides and the absolute folder that its relative paths resolve
 /// from (`base_dir:`), so that the run can be repeated from its folder alone.
-std::string resolved_config_text(const Config& cfg);
+/// `defaults` ("path.key: value", run::unwritten_defaults) close it as comments: the values the run used
+/// for keys the config leaves out (comments, so that a rerun reads the same config).
+std::string resolved_config_text(const Config& cfg, const std::vector<std::string>& defaults = {});
 
 /// The `# base_dir:` line of a config.resolved.yaml text ("" when it has none).
 std::string resolved_base_dir(std::string_view text);

@@ -37,6 +37,14 @@ Param<PodConfig> bandwidth_param(std::string key, double PodConfig::*field, std:
           }};
 }
 
+/// cpu_cache_images: a count, whose default is cache_images' value (parse_pods), shown as such.
+Param<PodConfig> cpu_cache_param() {
+  Param<PodConfig> p =
+      count_param("cpu_cache_images", &PodConfig::cpu_cache_images, "images a CPU-pool server keeps", 1, MAX_IMAGES);
+  p.show = [](const PodConfig&) { return std::string("(cache_images)"); };
+  return p;
+}
+
 /// Image keys without an image size, and an image size without a pull bandwidth, are refused.
 void check_pulls(const Node& node, const PodConfig& p) {
   if (!p.pulls()) {
@@ -73,8 +81,7 @@ const ParamTable<PodConfig>& PodConfig::table() {
                     MAX_IMAGES),
         count_param("cache_images", &P::cache_images, "images a node keeps (least recently used evicted)", 1,
                     MAX_IMAGES),
-        count_param("cpu_cache_images", &P::cpu_cache_images, "images a CPU-pool server keeps (default: cache_images)",
-                    1, MAX_IMAGES)};
+        cpu_cache_param()};
     table.check(check_pulls);
     return table;
   }();

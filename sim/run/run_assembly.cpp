@@ -11,6 +11,7 @@
 #include "sim/model/limits.hpp"
 #include "sim/model/name_table.hpp"
 #include "sim/model/units.hpp"
+#include "sim/run/config_defaults.hpp"
 #include "workloads/eval/eval_request_workload.hpp"
 #include "workloads/synthetic/synthetic_options.hpp"
 
@@ -58,8 +59,9 @@ AssembledRun::AssembledRun(const config::Config& config, RunSetup setup) : parts
                                                                    workloads::eval::eval_cluster_shapes(config)});
   }
   p.workload = workload.get();
-  p.recorder =
-      std::make_unique<metrics::Recorder>(recorder_options(config, setup.out_dir, workload->epoch_unix_s()), p.users);
+  metrics::RecorderOptions options = recorder_options(config, setup.out_dir, workload->epoch_unix_s());
+  options.resolved_config = config::resolved_config_text(config, unwritten_defaults(config, p.registries));
+  p.recorder = std::make_unique<metrics::Recorder>(std::move(options), p.users);
   p.simulation = std::make_unique<engine::Simulation>(config, p.registries, std::move(workload), *p.recorder,
                                                       std::move(setup.simulation));
 }

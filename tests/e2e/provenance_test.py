@@ -27,7 +27,7 @@ def main():
         tmp = Path(tmp_text)
         for name in ("tiny.yaml", "tiny_trace.csv"):
             shutil.copy(root / "configs" / "test" / name, tmp / name)
-        setting = ["--set", "policies.placement.name=first_fit", "--seed", "3"]
+        setting = ["--set", "policies.placement.name=first_fit", "--set", "recovery.quarantine.window=2d", "--seed", "3"]
         proc = acme(binary, ["run", "tiny.yaml", "-o", "run", "--quiet"] + setting, tmp)
         if proc.returncode != 0:
             fail("the run failed: " + proc.stderr)
@@ -35,9 +35,13 @@ def main():
         shown = acme(binary, ["config", "show", "tiny.yaml"] + setting, tmp)
         if shown.returncode != 0 or resolved.split("\n", 1)[1] != shown.stdout:
             fail("config show differs from the run's config.resolved.yaml:\n" + shown.stdout + "\n---\n" + resolved)
-        for wanted in ("seed: 3", "name: first_fit", "# overrides: policies.placement.name=first_fit seed=3"):
+        for wanted in ("seed: 3", "name: first_fit",
+                       "# overrides: policies.placement.name=first_fit recovery.quarantine.window=2d seed=3",
+                       "# defaults:", "#   recovery.quarantine.release_after: 30d", "#   recovery.policy.hang_timeout: "):
             if wanted not in resolved:
                 fail(f"config.resolved.yaml lacks {wanted!r}:\n{resolved}")
+        if "#   recovery.quarantine.window" in resolved:  # set: among the config's keys, not the defaults
+            fail(f"config.resolved.yaml lists a key the config sets among its defaults:\n{resolved}")
         inputs = json.loads((tmp / "run" / "summary.json").read_text())["provenance"]["inputs"]
         if sorted(inputs) != ["config", "workload.path"] or any(len(v["hash"]) != 16 for v in inputs.values()):
             fail(f"summary.json provenance inputs: {inputs}")
