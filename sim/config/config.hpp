@@ -97,6 +97,8 @@ struct TeamPlanConfig {
   std::vector<model::JobType> types = {model::JobType::PRETRAIN}; ///< the team's job types
 
   bool enabled() const { return gpus > 0; }
+  /// Its keys (schema_team_plan.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<TeamPlanConfig>& table();
 };
 
 struct ClusterConfig {

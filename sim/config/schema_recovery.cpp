@@ -7,23 +7,6 @@
 #include "sim/model/limits.hpp"
 
 namespace acme::config {
-namespace {
-
-/// A list of job types ([Evaluation, Debug]), shown as written.
-template <class P>
-Param<P> job_types_param(std::string key, std::vector<model::JobType> P::*field, std::string doc) {
-  return {std::move(key), std::move(doc), [field](const Node& v, P& p) { p.*field = parse_job_types(v, p.*field); },
-          [field](const P& p) {
-            std::string out = "[";
-            for (model::JobType type : p.*field) {
-              out += (out.size() > 1 ? ", " : "") + std::string(model::to_string(type));
-            }
-            return out + "]";
-          }};
-}
-
-} // namespace
-
 const ParamTable<QuarantineConfig>& QuarantineConfig::table() {
   using P = QuarantineConfig;
   static const ParamTable<P> t{

@@ -3,6 +3,7 @@
 #include "sim/config/config.hpp"
 #include "sim/config/faults.hpp"
 #include "sim/config/param_table.hpp"
+#include "sim/config/schema_team_plan.hpp"
 
 namespace acme::config {
 
@@ -30,6 +31,9 @@ std::vector<SectionDoc> section_docs() {
        "Kubernetes' path from admission to running pods: binding throughput and container image pulls (all off by "
        "default)",
        PodConfig::table().docs()},
+      {"clusters[].team_plan",
+       "a team that submits its jobs of some types only when its GPU budget has room (off unless given)",
+       TeamPlanConfig::table().docs()},
       {"recovery.quarantine", "the lemon-node rule: a node that fails repeatedly stays out once repaired (Meta RSC)",
        QuarantineConfig::table().docs()},
       {"recovery.hosts",

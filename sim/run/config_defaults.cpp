@@ -1,5 +1,7 @@
 #include "sim/run/config_defaults.hpp"
 
+#include <algorithm>
+
 #include "sim/config/faults.hpp"
 #include "sim/config/section_docs.hpp"
 
@@ -24,6 +26,11 @@ void policy_defaults(std::vector<std::string>& out, const std::string& path, con
 /// The parameters of a table-declared section present or absent at `node` that it leaves out.
 void section_defaults(std::vector<std::string>& out, const std::string& path, const config::Node& node,
                       const config::SectionDoc& doc) {
+  bool needs_a_key = std::any_of(doc.params.begin(), doc.params.end(),
+                                 [](const config::ParamDoc& p) { return p.default_value == "(required)"; });
+  if (needs_a_key && !node.is_defined()) {
+    return; // a section that is off unless given (a team plan): nothing of it applies
+  }
   for (const config::ParamDoc& p : doc.params) {
     if (!(node.is_map() && node[p.name].is_defined())) {
       out.push_back(path + "." + p.name + ": " + p.default_value);
