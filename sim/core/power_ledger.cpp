@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "sim/core/power_meter.hpp"
+#include "sim/model/assert.hpp"
 
 namespace acme::core {
 namespace {
@@ -86,7 +87,9 @@ bool PowerMeter::swap_carried(ClusterMeter& c, JobPower& p, const std::vector<mo
     touch(c, to, now_s); // its own draw up to now; from now on it draws what the job draws
     to.carried = true;
     ++p.carried_by_class[to.power_class];
-    *std::find(p.carried_nodes.begin(), p.carried_nodes.end(), from_index) = to_index; // placement order
+    auto slot = std::find(p.carried_nodes.begin(), p.carried_nodes.end(), from_index);
+    ACME_ASSERT(slot != p.carried_nodes.end(), "a node carried whole is carried by the job that holds it");
+    *slot = to_index; // in its place: placement order
     if (!p.levels.empty()) {
       joined_[model::to_index(p.id)].push_back({to_index, p.levels});
     }

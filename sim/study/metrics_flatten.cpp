@@ -53,7 +53,10 @@ void flatten(const YAML::Node& node, const std::string& path, std::vector<Metric
 } // namespace
 
 std::vector<Metric> flatten_json_metrics(const std::string& json_text, const std::string& file_name) {
-  config::Node root = config::load_json_text(json_text, file_name);
+  return flatten_metrics(config::load_json_text(json_text, file_name));
+}
+
+std::vector<Metric> flatten_metrics(const config::Node& root) {
   if (!root.is_map()) {
     root.fail("expected a JSON object (a run's summary.json)");
   }

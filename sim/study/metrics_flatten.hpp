@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/config/node.hpp"
+
 namespace acme::study {
 
 /// One number of a run's summary.json under its dotted path, e.g.
@@ -17,6 +19,8 @@ struct Metric {
 /// named wall* (wall-clock times, which differ between runs of the same point) are left out;
 /// booleans count as 0/1. Throws ConfigError (file:line:col) when the text is not JSON.
 std::vector<Metric> flatten_json_metrics(const std::string& json_text, const std::string& file_name);
+/// The same, of a document already parsed (a JSON object; anything else fails located).
+std::vector<Metric> flatten_metrics(const config::Node& root);
 
 /// Reads and flattens a summary.json file; throws ConfigError naming it when missing or garbled.
 std::vector<Metric> load_summary_metrics(const std::string& path);

@@ -26,19 +26,22 @@ bool same_point(const config::Node& json, const Point& point) {
   return true;
 }
 
-/// The content hash of each input its run read, by key (summary.json "provenance"; none in folders of
-/// versions that did not record them: such a point runs again).
-std::map<std::string, std::string> summary_inputs(const std::string& path) {
+/// A finished point's metrics and the content hash of each input its run read, by key (summary.json
+/// "provenance"; none in folders of versions that did not record them: such a point runs again), from one
+/// parse of its summary.json.
+void read_summary(const std::string& path, PointRecord& record) {
   std::string text;
-  std::map<std::string, std::string> out;
   if (!read_text_file(path, text)) {
-    return out;
+    throw ConfigError(Location{path, 0, 0}, "", "cannot read; expected a run's summary.json");
   }
-  config::Node inputs = config::load_json_text(text, path)["provenance"]["inputs"];
-  for (const std::string& key : inputs.is_map() ? inputs.keys() : std::vector<std::string>{}) {
-    out[key] = inputs[key]["hash"].as_string();
+  config::Node root = config::load_json_text(text, path);
+  record.metrics = flatten_metrics(root);
+  config::Node inputs = root["provenance"]["inputs"];
+  if (inputs.is_map()) {
+    for (const auto& [key, input] : inputs.items()) {
+      record.inputs[key] = input["hash"].as_string();
+    }
   }
-  return out;
 }
 
 } // namespace
@@ -84,8 +87,7 @@ std::optional<PointRecord> read_point_record(const std::string& points_dir, cons
     record.error = json["error"].is_defined() ? json["error"].as_string() : "";
     record.wall_s = json["wall_s"].as_double();
     if (record.status == STATUS_OK) {
-      record.metrics = load_summary_metrics((dir / SUMMARY_FILE).string());
-      record.inputs = summary_inputs((dir / SUMMARY_FILE).string());
+      read_summary((dir / SUMMARY_FILE).string(), record);
     } else if (record.status != STATUS_FAILED) {
       json["status"].fail("unknown status \"" + record.status + "\"; expected ok or failed");
     }
