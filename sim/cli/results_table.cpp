@@ -91,12 +91,13 @@ std::string sweep_results_table(const study::ResultsInput& input, std::size_t ma
   if (all.empty()) {
     return "";
   }
+  const std::vector<std::string> clusters = clusters_of(all); // once: it scans every metric of every point
   std::string text = fmt::format("{:<32} {:<10} {:>5} {:>12} {:>11} {:>9} {:>13}\n", "setting", "cluster", "seeds",
                                  "mean wait s", "GPU util %", "failures", "pretrain ETTR");
   std::size_t rows = 0;
   std::size_t total = 0;
   for (const auto& [point, replicas] : settings) {
-    for (const std::string& c : clusters_of(all)) {
+    for (const std::string& c : clusters) {
       ++total;
       if (rows == max_rows) {
         continue;
