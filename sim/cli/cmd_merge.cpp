@@ -47,8 +47,8 @@ int cmd_merge(std::vector<std::string> argv) {
   study::MergedStudy merged = study::read_merge_inputs(inputs);
   study::gather_points(merged, *out);
   study::write_plan(*out, merged.plan);
-  study::ResultsInput input{merged.plan.name, merged.plan.axes,   merged.plan.points,
-                            merged.records,   merged.plan.values, merged.plan.labels};
+  study::ResultsInput input{merged.plan.name,   merged.plan.axes,   merged.plan.points,  merged.records,
+                            merged.plan.values, merged.plan.labels, merged.plan.baseline};
   study::write_results(*out, input);
   auto counts = study::count_statuses(input);
   for (const auto& point : merged.plan.points) {

@@ -38,8 +38,9 @@ config, trace, Python module or other input file changed since, by content hash:
   DIR/results.csv    one row per point: its label, overrides and every number of its summary.json
   DIR/results.json   the same plus, per setting, the mean and 95% Student t interval across seeds
   DIR/aggregate.csv  one row per setting: mean and interval half width (.ci95) per metric
-  DIR/paired.csv     per setting and metric, the difference from the baseline setting (every varied key
-                     at its first value) over the seeds both ran, with its paired 95% t interval
+  DIR/paired.csv     per setting and metric, the difference from the baseline setting (the study's
+                     `baseline:`, else every varied key at its first value) over the seeds both ran,
+                     with its paired 95% t interval
 A failing point (bad override, crash) is recorded with its error; the others go on.
 
 options:
@@ -210,8 +211,9 @@ int run_sweep(const SweepOptions& o, const study::Study& s, const std::vector<st
   bar.clear();
   // The results are rebuilt from the point folders alone, so they are the same whatever ran when.
   study::Plan plan = study::make_plan(s, selected, "");
-  study::ResultsInput input{s.name,      study::axis_keys(s), selected, study::read_point_records(points_dir, selected),
-                            plan.values, plan.labels};
+  study::ResultsInput input{
+      s.name,      study::axis_keys(s), selected,     study::read_point_records(points_dir, selected),
+      plan.values, plan.labels,         plan.baseline};
   study::write_results(o.out_dir, input);
   report(o, input, todo.size(), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   auto counts = study::count_statuses(input);

@@ -12,17 +12,25 @@ namespace {
 /// Per seed, the metrics of a setting's finished points.
 using SeedMetrics = std::map<std::uint64_t, std::unordered_map<std::string, double>>;
 
-bool is_baseline(const Point& point, const std::vector<AxisLabels>& values) {
-  for (const auto& axis : values) {
+bool is_baseline(const Point& point, const ResultsInput& input) {
+  std::vector<config::Override> wanted = input.baseline;
+  if (wanted.empty()) {
+    for (const auto& axis : input.values) {
+      if (!axis.names.empty()) {
+        wanted.emplace_back(axis.key_path, axis.names.front());
+      }
+    }
+  }
+  for (const auto& want : wanted) {
     bool found = false;
     for (const auto& o : point.overrides) {
-      found = found || (o.key_path == axis.key_path && !axis.names.empty() && o.value == axis.names.front());
+      found = found || (o.key_path == want.key_path && o.value == want.value);
     }
     if (!found) {
       return false;
     }
   }
-  return !values.empty();
+  return !wanted.empty();
 }
 
 /// Settings (group ids) in canonical order, each with its finished points' metrics by seed.
@@ -92,7 +100,7 @@ std::string paired_csv(const ResultsInput& input) {
   auto settings = settings_of(input);
   const std::pair<const Point*, SeedMetrics>* base = nullptr;
   for (const auto& s : settings) {
-    base = base == nullptr && is_baseline(*s.first, input.values) ? &s : base;
+    base = base == nullptr && is_baseline(*s.first, input) ? &s : base;
   }
   if (base == nullptr || settings.size() < 2) {
     return "";

@@ -79,6 +79,38 @@ std::vector<AxisLabels> read_lists(const config::Node& json) {
   return labels;
 }
 
+/// `,\n  "question": ..., "answer": [...], "baseline": {KEY: VALUE, ...}`, each only when there is one.
+std::string question_json(const Plan& plan) {
+  std::string text = plan.question.empty() ? "" : ",\n  \"question\": " + json_quote(plan.question);
+  if (!plan.answer.empty()) {
+    text += ",\n  \"answer\": [";
+    for (std::size_t i = 0; i < plan.answer.size(); ++i) {
+      text += (i == 0 ? "" : ", ") + json_quote(plan.answer[i]);
+    }
+    text += "]";
+  }
+  if (!plan.baseline.empty()) {
+    text += ",\n  \"baseline\": {";
+    for (std::size_t i = 0; i < plan.baseline.size(); ++i) {
+      text += (i == 0 ? "" : ", ") + json_quote(plan.baseline[i].key_path) + ": " + json_quote(plan.baseline[i].value);
+    }
+    text += "}";
+  }
+  return text;
+}
+
+void read_question(const config::Node& json, Plan& plan) {
+  plan.question = json["question"].is_defined() ? json["question"].as_string() : "";
+  for (std::size_t i = 0; json["answer"].is_defined() && i < json["answer"].size(); ++i) {
+    plan.answer.push_back(json["answer"].at(i).as_string());
+  }
+  if (json["baseline"].is_defined()) {
+    for (const auto& key : json["baseline"].keys()) {
+      plan.baseline.emplace_back(key, json["baseline"][key].as_string());
+    }
+  }
+}
+
 } // namespace
 
 Plan make_plan(const Study& study, const std::vector<Point>& points, const std::string& shard) {
@@ -91,7 +123,8 @@ Plan make_plan(const Study& study, const std::vector<Point>& points, const std::
       values.push_back({axis.key_path, axis.values});
     }
   }
-  return Plan{study.name, study.file, study.base_config, axis_keys(study), points, shard, values, study.labels};
+  return Plan{study.name, study.file,   study.base_config, axis_keys(study), points,        shard,
+              values,     study.labels, study.question,    study.answer,     study.baseline};
 }
 
 std::string plan_json_text(const Plan& plan) {
@@ -102,7 +135,8 @@ std::string plan_json_text(const Plan& plan) {
   for (std::size_t i = 0; i < plan.axes.size(); ++i) {
     text += (i == 0 ? "" : ", ") + json_quote(plan.axes[i]);
   }
-  text += "]" + lists_json("values", plan.values) + lists_json("labels", plan.labels) + ",\n  \"points\": [\n";
+  text += "]" + lists_json("values", plan.values) + lists_json("labels", plan.labels) + question_json(plan) +
+          ",\n  \"points\": [\n";
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
     text += point_json(plan.points[i]) + (i + 1 < plan.points.size() ? ",\n" : "\n");
   }
@@ -124,7 +158,8 @@ Plan read_plan(const std::string& study_dir) {
   if (!json.is_map() || json["format"].as_string() != PLAN_FORMAT) {
     json.fail(std::string("expected a study.json of format ") + PLAN_FORMAT);
   }
-  json.expect_keys({"format", "name", "study_file", "config", "shard", "axes", "values", "labels", "points"});
+  json.expect_keys({"format", "name", "study_file", "config", "shard", "axes", "values", "labels", "question", "answer",
+                    "baseline", "points"});
   Plan plan;
   plan.name = json["name"].as_string();
   plan.study_file = json["study_file"].as_string();
@@ -135,6 +170,7 @@ Plan read_plan(const std::string& study_dir) {
   }
   plan.values = read_lists(json["values"]); // absent in study folders of earlier versions
   plan.labels = read_lists(json["labels"]);
+  read_question(json, plan);
   for (std::size_t i = 0; i < json["points"].size(); ++i) {
     plan.points.push_back(read_point(json["points"].at(i)));
   }

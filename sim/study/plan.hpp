@@ -17,11 +17,14 @@ struct Plan {
   std::string name;
   std::string study_file;
   std::string base_config;
-  std::vector<std::string> axes;  ///< varied keys, the results' set:<key> columns
-  std::vector<Point> points;      ///< canonical order
-  std::string shard;              ///< "K/N" for a shard's folder, "" otherwise
-  std::vector<AxisLabels> values; ///< every varied key's values in the study's order (plots order points by them)
-  std::vector<AxisLabels> labels; ///< the study's short names of axis values (written only when there are some)
+  std::vector<std::string> axes;   ///< varied keys, the results' set:<key> columns
+  std::vector<Point> points;       ///< canonical order
+  std::string shard;               ///< "K/N" for a shard's folder, "" otherwise
+  std::vector<AxisLabels> values;  ///< every varied key's values in the study's order (plots order points by them)
+  std::vector<AxisLabels> labels;  ///< the study's short names of axis values (written only when there are some)
+  std::string question;            ///< the study's question ("" when it asks none)
+  std::vector<std::string> answer; ///< the metrics that answer it (Study::answer)
+  std::vector<config::Override> baseline; ///< the baseline setting (empty in study folders of earlier versions)
 };
 
 Plan make_plan(const Study& study, const std::vector<Point>& points, const std::string& shard);

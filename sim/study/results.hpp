@@ -23,6 +23,8 @@ struct ResultsInput {
   std::map<std::string, PointRecord> records;
   std::vector<AxisLabels> values; ///< every varied key's values in the study's order (the first: the baseline)
   std::vector<AxisLabels> labels; ///< the study's short names of those values (`labels:`), where it gives some
+  /// The setting paired.csv compares the others to, per varied key; empty: every key at its first value.
+  std::vector<config::Override> baseline;
 };
 
 /// A point's name for people: per varied key, the study's label of its value (else the value itself),

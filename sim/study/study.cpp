@@ -8,15 +8,18 @@
 #include "sim/config/node.hpp"
 #include "sim/model/error.hpp"
 #include "sim/model/limits.hpp"
+#include "sim/study/study_question.hpp"
 
 namespace acme::study {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> STUDY_KEYS = {"name", "description", "config", "set", "grid", "zip", "seeds", "labels"};
+const std::vector<std::string> STUDY_KEYS = {"name",  "description", "config",   "set",    "grid",    "zip",
+                                             "seeds", "labels",      "question", "answer", "baseline"};
 
-/// A YAML value as `--set` text: scalars as written, lists and maps in flow style.
+} // namespace
+
 std::string value_text(const config::Node& value) {
   YAML::Emitter out;
   if (value.is_scalar()) {
@@ -31,6 +34,8 @@ std::string value_text(const config::Node& value) {
   out << value.yaml();
   return out.c_str();
 }
+
+namespace {
 
 /// Validates the key syntax the way `--set` does, with the study file's location on errors.
 void check_key(const config::Node& map, const std::string& key) {
@@ -316,6 +321,7 @@ Study parse_study(const config::Node& root, const std::string& display_name, con
   check_unique_keys(study, root);
   check_point_count(study, root);
   study.labels = parse_labels(root["labels"], study);
+  parse_question(root, study);
   return study;
 }
 

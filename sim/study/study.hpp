@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/config/config.hpp"
+#include "sim/config/node.hpp"
 #include "sim/model/error.hpp"
 
 namespace acme::study {
@@ -38,6 +39,9 @@ struct AxisLabels {
 ///   zip: {clusters[0].nodes: [2, 4], clusters[0].cpu_job_cores_per_node: [4, 8]}  # or a list of such maps
 ///   seeds: 3                           # replicas 1, 2, 3; or a list [7, 11]
 ///   labels: {clusters[0].nodes: [small, large]}  # optional short names of an axis's values
+///   question: Does backfilling cut evaluation waits?  # optional: what the study asks
+///   answer: [by_type.*.queue_s.mean]    # optional: the metrics that answer it (the report opens with them)
+///   baseline: {policies.placement.name: pack}  # optional: the setting the others are compared to
 struct Study {
   std::string file; ///< the study file as given
   std::string name;
@@ -47,12 +51,18 @@ struct Study {
   std::vector<ZipGroup> zips;
   std::vector<std::uint64_t> seeds;
   std::vector<AxisLabels> labels;
+  std::string question;                   ///< what the study asks; "" when it does not say
+  std::vector<std::string> answer;        ///< summary paths under clusters.<name>. ('*': one segment, any name)
+  std::vector<config::Override> baseline; ///< per varied key (axis_keys order): the baseline setting's value
 };
 
 /// Reads and validates a study file. Throws ConfigError (file:line:col, key, what is expected).
 Study load_study(const std::string& path);
 /// Same from text (tests); `name` stands for the file in messages, `base_dir` resolves `config:`.
 Study parse_study_text(const std::string& text, const std::string& name, const std::string& base_dir);
+
+/// A YAML value as `--set` text: scalars as written, lists and maps in flow style.
+std::string value_text(const config::Node& value);
 
 /// Every varied key: grid axes in file order, then zip axes.
 std::vector<std::string> axis_keys(const Study& study);

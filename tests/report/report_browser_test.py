@@ -27,6 +27,7 @@ import browser  # noqa: E402  (after the path set-up above)
 # copy the test opens has it: the report itself carries no script.
 PROBE = """<script>
 window.addEventListener('load', () => {
+  document.querySelectorAll('details').forEach((d) => { d.open = true; });  // as a reader who opens them
   const out = {figures: [], overlaps: [], outside: []};
   const area = (r) => Math.max(0, r.width) * Math.max(0, r.height);
   document.querySelectorAll('figure svg').forEach((svg) => {
@@ -50,7 +51,7 @@ window.addEventListener('load', () => {
   // its section, px the table reaches past its box, rows].
   out.tables = [...document.querySelectorAll('table')].map((table) => {
     const box = table.parentElement;
-    const section = table.closest('section') || document.body;
+    const section = table.closest('section, details') || document.body;
     const label = table.querySelector('caption') || table.querySelector('th');
     return [label ? label.textContent.trim().slice(0, 70) : '?', box.scrollWidth, box.clientWidth,
             getComputedStyle(box).overflowX,
@@ -138,7 +139,9 @@ def check_page(page, tmp, min_figures, required_ids, texts):
     for wanted in required_ids:
         check(any(f.startswith(wanted) for f in figure_ids), f"{page.name}: no figure {wanted}*")
     for fid, n_texts, width, height in measured["figures"]:
-        check(n_texts >= 8 and width > 300 and height > 150,
+        # An answer figure may have one row (a title, ticks, a label): smaller than a matplotlib panel.
+        texts_min, height_min = (5, 60) if fid.startswith("answer-") else (8, 150)
+        check(n_texts >= texts_min and width > 300 and height > height_min,
               f"{page.name}: figure {fid} has {n_texts} texts at {width}x{height} px; expected a drawn plot")
     check(not measured["overlaps"], f"{page.name}: overlapping text in figures: {measured['overlaps'][:8]}")
     check(not measured["outside"], f"{page.name}: text outside its figure: {measured['outside'][:8]}")
@@ -238,6 +241,23 @@ def check_screenshot(page, tmp):
     check(blue > 50, f"{png.name}: no plot line visible in the first screen ({blue} pixels of the first curve's blue)")
 
 
+def check_answer(dom):
+    """The study page opens with its question and the paired differences (with intervals) of its answer
+    metrics per job type; everything else comes after it, folded."""
+    first = re.search(r'<body>.*?<(section|details)\b[^>]*id="([^"]+)"', dom, re.S)
+    check(first and first.group(1) == "section" and first.group(2) == "question",
+          f"the study page does not open with its question: {first.group(0)[-80:] if first else None}")
+    answer = re.search(r'id="question"(.*?)</section>', dom, re.S)
+    body = answer.group(1) if answer else ""
+    check(re.search(r'<td class="num [a-z]+">[+-]?[\d,.]+ \[-[\d,.]+, [\d,.]+\]</td>', body),
+          "the answer table shows no paired interval")
+    for row in ("by_type.Pretrain.queue_s.mean", "by_type.all_gpu.queue_s.mean", "gpu_utilisation",
+                "by_type.all_gpu.jct_s.mean"):
+        check(f">{row}<" in body, f"the answer table has no row {row}")
+    folded = re.findall(r'<details\b[^>]*id="([^"]+)"', dom)
+    check("provenance" in folded and "cluster-seren" in folded, f"the rest is not folded: {folded}")
+
+
 def main():
     binary, ci_config, study = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     if not browser.chromium():
@@ -271,8 +291,11 @@ def main():
         again = run([binary, "report", tmp / "study", "-o", tmp / "study_again.html"])
         check(again.returncode == 0 and (tmp / "study_again.html").read_bytes() == study_page.read_bytes(),
               "the same study gives a different report")
-        check_page(study_page, tmp, 6, ["fig-metrics_by_placement", "fig-queue_delay_cdf_seren"],
-                   ["packed", "random_nodes", "95%", "acme-sim 0."])
+        dom = check_page(study_page, tmp, 6, ["answer-by_type---queue_s-mean", "answer-gpu_utilisation",
+                                               "fig-queue_delay_cdf_seren"],
+                         ["packed", "random_nodes", "95%", "acme-sim 0.",
+                          "Does random placement change queueing delay", "Baseline: <b>packed</b>"])
+        check_answer(dom)
 
         env = dict(os.environ, ACME_PYTHON=str(tmp / "no-python3"))
         proc = run([binary, "report", tmp / "ci", "-o", tmp / "x.html"], env=env)

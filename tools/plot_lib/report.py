@@ -1,11 +1,12 @@
 """One self-contained HTML page of a run or a study: tables from summary.json (and results.json), the
 figures as inline SVG. No script, no external file: it opens offline and prints as it shows."""
 import html
+import multiprocessing
 import os
 import tempfile
 from pathlib import Path
 
-from plot_lib import figures, figures_time, report_paper, report_tables, report_waits, style, svg
+from plot_lib import figures, figures_time, report_paper, report_question, report_tables, report_waits, style, svg
 from plot_lib.report_tables import esc, num
 
 CSS = """
@@ -27,6 +28,10 @@ figcaption { font-size: 0.88em; color: #444; margin-top: 0.3em; }
 .note { font-size: 0.88em; color: #555; }
 .blocks { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
 .blocks > .scroll { min-width: 0; }
+p.question { font-size: 1.15em; font-weight: bold; }
+td.differs { font-weight: bold; }
+details > summary { cursor: pointer; } details > summary > h2 { display: inline; border: none; }
+details { margin-top: 2em; border-bottom: 2px solid #ddd; }
 """
 
 CAPTIONS = {
@@ -74,19 +79,52 @@ def file_name_id(name):
     return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)
 
 
+_SPECS = []  # the figures being drawn: worker processes forked from this one find them here
+
+
+def _draw(index):
+    name, section, build = _SPECS[index]
+    fig = build()
+    if fig is None:
+        return section, ""
+    html_text = figure_html(name, fig, _SPECS_SOURCE[0])
+    style.plt.close(fig)
+    return section, html_text
+
+
+_SPECS_SOURCE = [None]
+
+
+def draw_figures(source, specs):
+    """{section: [figure html]} in the order of `specs`, drawn by as many forked processes as this
+    process may use CPUs (each figure is drawn alone: the page's bytes do not depend on the count)."""
+    _SPECS[:] = specs
+    _SPECS_SOURCE[0] = source
+    workers = min(len(specs), len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    if workers > 1:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            drawn = pool.map(_draw, range(len(specs)), chunksize=1)
+    else:
+        drawn = [_draw(i) for i in range(len(specs))]
+    out = {}
+    for section, html_text in drawn:
+        if html_text:
+            out.setdefault(section, []).append(html_text)
+    return out
+
+
 def build_sections(source):
-    """(id, heading, html) in reading order."""
-    specs = figures.figure_specs(source)
-    drawn = {}
-    for name, section, build in specs:
-        fig = build()
-        if fig is not None:
-            drawn.setdefault(section, []).append(figure_html(name, fig, source))
-    sections = [("provenance", "What produced this", report_tables.table(
+    """(id, heading, html) in reading order. A study's figures per axis stay in tools/plot: its report
+    compares the points in the answer's figures and tables."""
+    specs = [spec for spec in figures.figure_specs(source) if spec[1] != "study"]
+    drawn = draw_figures(source, specs)
+    sections = []
+    if source.kind == "study":
+        sections.append(("question", "The question and its answer", report_question.question_html(source)))
+    sections += [("provenance", "What produced this", report_tables.table(
         None, report_tables.provenance_rows(source), None, numeric_from=99, wrap=True))]
     if source.kind == "study":
         body = report_tables.study_points_table(source) + report_tables.study_metric_tables(source)
-        body += "".join(drawn.get("study", []))
         sections.append(("study", "Metrics across the points", body))
     for cluster in source.clusters():
         body = report_tables.cluster_overview(source, cluster)
@@ -137,12 +175,19 @@ def page(source, title):
     lead = (f"acme-sim {what} report: {settings} point(s), {runs} finished run(s)" if what == "study"
             else "acme-sim run report")
     toc = "".join(f'<li><a href="#{sid}">{esc(heading)}</a></li>' for sid, heading, _ in sections)
-    body = "".join(f'<section id="{sid}"><h2>{esc(heading)}</h2>{content}</section>' for sid, heading, content in sections)
+    body = "".join(section_html(source, i, *parts) for i, parts in enumerate(sections))
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
             f"<h1>{esc(title)}</h1>\n<p class=\"lead\">{esc(lead)}</p>\n<nav><ul>{toc}</ul></nav>\n{body}\n"
             "</body>\n</html>\n")
+
+
+def section_html(source, index, sid, heading, content):
+    """A study opens with its answer; everything after it is folded (a click opens it)."""
+    if source.kind == "study" and index > 0:
+        return f'<details id="{sid}"><summary><h2>{esc(heading)}</h2></summary>{content}</details>'
+    return f'<section id="{sid}"><h2>{esc(heading)}</h2>{content}</section>'
 
 
 def write_atomically(path, text):

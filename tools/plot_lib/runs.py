@@ -47,6 +47,7 @@ class Source:
     plan: dict = field(default_factory=dict)          # study.json
     axis_groups: list = field(default_factory=list)   # labels.AxisGroup, for a study
     aggregate: dict = field(default_factory=dict)     # group id -> metric -> {n, mean, ci95_low, ci95_high}
+    paired: dict = field(default_factory=dict)        # (group id, metric) -> paired.csv row
 
     def clusters(self):
         names = []
@@ -170,7 +171,17 @@ def read_study(study_dir, with_jobs=True):
     ordered = sorted(settings.values(), key=lambda s: point_labels.study_position(groups, s.values))
     source = Source("study", plan.get("name") or study_dir.resolve().name, study_dir, ordered, plan, groups)
     source.aggregate = read_aggregate(study_dir / "results.json")
+    source.paired = read_paired(study_dir / "paired.csv")
     return source
+
+
+def read_paired(path):
+    """paired.csv as {(group id, metric): row}; {} when the study has none (one setting, earlier versions)."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            return {(r["group_id"], r["metric"]): r for r in csv.DictReader(f)}
+    except OSError:
+        return {}
 
 
 def read_aggregate(path):

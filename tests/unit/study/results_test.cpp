@@ -66,7 +66,7 @@ void write_shard(const std::string& dir, const Study& s, const std::vector<Point
 TEST_CASE("study::results: one row per point with overrides and flattened metrics", "[study][results]") {
   auto s = demo_study();
   auto points = expand_points(s);
-  ResultsInput input{s.name, axis_keys(s), points, {}, {}, {}};
+  ResultsInput input{s.name, axis_keys(s), points, {}, {}, {}, {}};
   for (std::size_t i = 0; i + 1 < points.size(); ++i) {
     input.records[points[i].id] = record_for(points[i], i == 1);
   }
@@ -93,7 +93,7 @@ TEST_CASE("study::results: one row per point with overrides and flattened metric
 TEST_CASE("study::results: the same points give the same bytes in any record order", "[study][results]") {
   auto s = demo_study();
   auto points = expand_points(s);
-  ResultsInput forward{s.name, axis_keys(s), points, {}, {}, {}};
+  ResultsInput forward{s.name, axis_keys(s), points, {}, {}, {}, {}};
   ResultsInput backward = forward;
   for (const auto& p : points) {
     forward.records[p.id] = record_for(p, false);
@@ -118,13 +118,13 @@ TEST_CASE("study::merge: shards merge into the results of a single run", "[study
   }
   std::string single = (tmp / "single").string();
   write_shard(single, s, points, points, failing);
-  ResultsInput expected{s.name, axis_keys(s), points, read_point_records(single + "/points", points), {}, {}};
+  ResultsInput expected{s.name, axis_keys(s), points, read_point_records(single + "/points", points), {}, {}, {}};
   REQUIRE(expected.records.size() == points.size());
 
   std::vector<std::string> reversed(shard_dirs.rbegin(), shard_dirs.rend());
   for (const auto& inputs : {shard_dirs, reversed}) {
     MergedStudy merged = read_merge_inputs(inputs);
-    ResultsInput got{merged.plan.name, merged.plan.axes, merged.plan.points, merged.records, {}, {}};
+    ResultsInput got{merged.plan.name, merged.plan.axes, merged.plan.points, merged.records, {}, {}, {}};
     REQUIRE(results_csv(got) == results_csv(expected));
     REQUIRE(results_json(got) == results_json(expected));
     REQUIRE(aggregate_csv(got) == aggregate_csv(expected));
@@ -137,7 +137,7 @@ TEST_CASE("study::merge: shards merge into the results of a single run", "[study
   }
   // Missing shard: its points are reported missing.
   MergedStudy partial = read_merge_inputs({shard_dirs[0], shard_dirs[1]});
-  ResultsInput partial_input{partial.plan.name, partial.plan.axes, partial.plan.points, partial.records, {}, {}};
+  ResultsInput partial_input{partial.plan.name, partial.plan.axes, partial.plan.points, partial.records, {}, {}, {}};
   REQUIRE(count_statuses(partial_input).missing == select_shard(points, Shard{3, 3}).size());
 }
 
@@ -182,7 +182,7 @@ TEST_CASE("study::paired: each setting against the baseline over shared seeds, w
           "[study][results]") {
   auto s = demo_study();
   auto points = expand_points(s);
-  ResultsInput input{s.name, axis_keys(s), points, {}, make_plan(s, points, "").values, {}};
+  ResultsInput input{s.name, axis_keys(s), points, {}, make_plan(s, points, "").values, {}, {}};
   for (const auto& p : points) {
     input.records[p.id] = record_for(p, false);
   }
@@ -200,13 +200,29 @@ TEST_CASE("study::paired: each setting against the baseline over shared seeds, w
   REQUIRE(paired_csv(input).empty());
 }
 
+TEST_CASE("study::paired: the study's baseline: names the setting the others are compared to", "[study][results]") {
+  auto s = parse_study_text("name: demo\nconfig: tiny.yaml\ngrid: {a: [1, 2]}\nlabels: {a: [one, two]}\n"
+                            "seeds: 3\nbaseline: {a: two}\n",
+                            "demo.yaml", CONFIG_DIR);
+  auto points = expand_points(s);
+  Plan plan = make_plan(s, points, "");
+  REQUIRE(plan.baseline.size() == 1);
+  CHECK(plan.baseline[0].value == "2");
+  ResultsInput input{s.name, axis_keys(s), points, {}, plan.values, plan.labels, plan.baseline};
+  for (const auto& p : points) {
+    input.records[p.id] = record_for(p, false);
+  }
+  // a = 1 against a = 2: minus 10 at every seed.
+  REQUIRE_THAT(paired_csv(input), Catch::Contains("clusters.c.by_type.SFT.queue_s.mean,3,22,12,-10,-10,-10,yes"));
+}
+
 TEST_CASE("study::results: results.csv names each point by the study's labels, else by its values",
           "[study][results]") {
   auto s = parse_study_text("name: demo\nconfig: tiny.yaml\ngrid: {a: [1, 2], b: [x, y]}\nlabels: {a: [one, two]}\n",
                             "demo.yaml", CONFIG_DIR);
   auto points = expand_points(s);
   Plan plan = make_plan(s, points, "");
-  ResultsInput input{s.name, axis_keys(s), points, {}, plan.values, plan.labels};
+  ResultsInput input{s.name, axis_keys(s), points, {}, plan.values, plan.labels, {}};
   std::set<std::string> labels;
   for (const auto& p : points) {
     labels.insert(point_label(input, p));

@@ -121,3 +121,43 @@ TEST_CASE("study::load: values keep their YAML meaning when passed to --set", "[
   REQUIRE(values[3] == "{name: fifo}");
   REQUIRE(values[4] == "[1, 2]");
 }
+
+TEST_CASE("study::load: question, answer metrics and a baseline setting", "[study][parse]") {
+  auto s = parse_study_text("config: tiny.yaml\n"
+                            "grid: {p: [pack, first_fit]}\n"
+                            "zip: {a: [1, 2, 3], b: [x, y, x]}\n"
+                            "labels: {a: [one, two, three]}\n"
+                            "question: Does packing cut waits?\n"
+                            "answer: [by_type.*.queue_s.mean, gpu_utilisation]\n"
+                            "baseline: {p: first_fit, b: x, a: three}\n",
+                            "study.yaml", CONFIG_DIR);
+  CHECK(s.question == "Does packing cut waits?");
+  CHECK(s.answer == std::vector<std::string>{"by_type.*.queue_s.mean", "gpu_utilisation"});
+  REQUIRE(s.baseline.size() == 3);
+  CHECK(s.baseline[0].value == "first_fit");
+  CHECK(s.baseline[1].value == "3"); // the zip column where a is "three" (label) and b is x
+  CHECK(s.baseline[2].value == "x");
+  auto plain =
+      parse_study_text("config: tiny.yaml\nzip: {a: [1, 2], b: [x, y]}\nbaseline: {b: y}\n", "s.yaml", CONFIG_DIR);
+  CHECK(plain.baseline[0].value == "2"); // the zipped key follows the named one
+  auto unnamed = parse_study_text("config: tiny.yaml\ngrid: {a: [1, 2]}\n", "s.yaml", CONFIG_DIR);
+  CHECK(unnamed.baseline[0].value == "1"); // no baseline: every key at its first value
+}
+
+TEST_CASE("study::load: a bad question, answer or baseline fails located", "[study][parse]") {
+  const std::string head = "config: tiny.yaml\ngrid: {a: [1, 2]}\nzip: {b: [x, y], c: [u, v]}\n";
+  REQUIRE_THAT(error_of(head + "baseline: {d: 1}\n"), Catch::Contains("study.yaml:4:") &&
+                                                          Catch::Contains("baseline.d: is not varied by grid or zip") &&
+                                                          Catch::Contains("expected one of: a, b, c"));
+  REQUIRE_THAT(error_of(head + "baseline: {a: 3}\n"),
+               Catch::Contains("baseline.a: \"3\" is not a value of a; expected one of: 1, 2"));
+  REQUIRE_THAT(error_of(head + "baseline: {b: x, c: v}\n"),
+               Catch::Contains("baseline.c: \"v\" is never zipped with the other baseline values"));
+  REQUIRE_THAT(error_of("config: tiny.yaml\nbaseline: {a: 1}\n"), Catch::Contains("the study varies no key"));
+  REQUIRE_THAT(error_of(head + "answer: []\n"), Catch::Contains("answer: expected a list of 1 to 12 metrics"));
+  REQUIRE_THAT(error_of(head + "answer: [clusters.seren.gpu_utilisation]\n"), Catch::Contains("names the cluster"));
+  REQUIRE_THAT(error_of(head + "answer: [\"queue s\"]\n"),
+               Catch::Contains("answer[0]: \"queue s\" is not a metric path"));
+  REQUIRE_THAT(error_of(head + "answer: [gpu_utilisation, gpu_utilisation]\n"), Catch::Contains("appears twice"));
+  REQUIRE_THAT(error_of(head + "question: \"\"\n"), Catch::Contains("question: expected the study's question"));
+}
