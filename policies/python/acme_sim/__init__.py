@@ -48,6 +48,13 @@ ClusterView (valid only during the call that received it)
 Rules: be deterministic (randomness from ``random.Random(context.seed)``; string hashing is seeded, so set
 orders repeat); do not block. An exception in your code, or an invalid decision (a job that is not queued,
 more GPUs than are free), stops the run with exit code 2 and one line naming your file and line.
+
+Outside acme-sim (docs/python.md)
+    ``acme_sim.testing``: unit-test a policy without acme-sim. ``import acme_sim.testing`` (before your
+    policy's module) puts pure-Python equivalents of the native types in acme_sim; ``testing.Cluster(nodes=2,
+    gpus_per_node=8)`` takes jobs (``submit(gpus, duration_s, at_s)``), node failures (``node_down``,
+    ``node_up``) and drives your scheduler through them (``step(scheduler)``, ``run(scheduler)``), checking
+    and applying its decisions as acme-sim does; ``record(job)`` says when it started, where, and how it ended.
 """
 
 import importlib.util
@@ -58,14 +65,21 @@ import traceback
 try:
     from _acme_sim import (WAIT_REASONS, CallMeLater, ClusterView, Context, Decision, Job, JobEnded, JobSubmitted,
                            NodeDown, NodeUp, NoteWait, PreemptJob, RejectJob, Share, StartJob, WakeUp)
+    _INSIDE_ACME_SIM = True
 except ImportError:  # outside acme-sim (an editor, help(acme_sim)): the native types exist only inside it
+    _INSIDE_ACME_SIM = False
+    _TESTING = False  # set by acme_sim.testing when it puts its pure-Python types here
     _NATIVE = ("CallMeLater", "ClusterView", "Context", "Decision", "Job", "JobEnded", "JobSubmitted", "NodeDown",
                "NodeUp", "NoteWait", "PreemptJob", "RejectJob", "Share", "StartJob", "WakeUp")
 
     def _outside(name):
         def refuse(*_args, **_kwargs):
+            if _TESTING:
+                raise RuntimeError(f"acme_sim.{name} was taken from acme_sim before acme_sim.testing replaced it: "
+                                   "import acme_sim.testing before your policy's module")
             raise RuntimeError(f"acme_sim.{name} exists only inside acme-sim: run your policy with "
-                               "`acme-sim run CONFIG` (its class is named under policies: {name: python, ...})")
+                               "`acme-sim run CONFIG` (its class is named under policies: {name: python, ...}), "
+                               "or import acme_sim.testing first to test it without acme-sim")
         return type(name, (), {"__new__": lambda cls, *a, **k: refuse(), "__doc__": f"acme-sim's native {name} "
                                "(available while acme-sim runs the policy)."})
 
@@ -76,6 +90,7 @@ except ImportError:  # outside acme-sim (an editor, help(acme_sim)): the native 
 __all__ = ["CallMeLater", "ClusterView", "Context", "Decision", "Job", "JobEnded", "JobSubmitted", "NodeDown",
            "NodeUp", "NoteWait", "PlacementPolicy", "PreemptJob", "RejectJob", "Scheduler", "Share", "StartJob",
            "WAIT_REASONS", "WakeUp"]
+
 
 
 class Scheduler:
