@@ -4,7 +4,7 @@
 # `make fuzz` needs (clang 14 with libFuzzer and the sanitizer runtimes); `make test` does not need them.
 set -eu
 PACKAGES="cmake ninja-build g++ pkg-config libsimgrid-dev libboost-graph-dev libyaml-cpp-dev libtbb-dev \
-libspdlog-dev libfmt-dev catch2 python3 python3-matplotlib clang-format chromium python3-dev pybind11-dev libjemalloc-dev"
+libspdlog-dev libfmt-dev catch2 python3 python3-matplotlib python3-pandas clang-format chromium python3-dev pybind11-dev libjemalloc-dev"
 if [ "${1:-}" = "fuzz" ]; then
   PACKAGES="$PACKAGES clang-14 libclang-rt-14-dev"
 fi

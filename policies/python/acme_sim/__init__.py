@@ -55,6 +55,8 @@ Outside acme-sim (docs/python.md)
     gpus_per_node=8)`` takes jobs (``submit(gpus, duration_s, at_s)``), node failures (``node_down``,
     ``node_up``) and drives your scheduler through them (``step(scheduler)``, ``run(scheduler)``), checking
     and applying its decisions as acme-sim does; ``record(job)`` says when it started, where, and how it ended.
+    ``acme_sim.load(folder)``: a run folder's outputs as pandas DataFrames (``.jobs``, ``.timeseries``,
+    ``.nodes``, ``.runs``; ``.summary``, ``.config``), or a study folder's (``.results``, ``.runs``).
 """
 
 import importlib.util
@@ -89,8 +91,25 @@ except ImportError:  # outside acme-sim (an editor, help(acme_sim)): the native 
 
 __all__ = ["CallMeLater", "ClusterView", "Context", "Decision", "Job", "JobEnded", "JobSubmitted", "NodeDown",
            "NodeUp", "NoteWait", "PlacementPolicy", "PreemptJob", "RejectJob", "Scheduler", "Share", "StartJob",
-           "WAIT_REASONS", "WakeUp"]
+           "WAIT_REASONS", "WakeUp", "load"]
 
+
+def load(folder):
+    """The outputs of an acme-sim run folder as pandas DataFrames, or those of a study folder (acme-sim sweep).
+
+    A run folder (summary.json) gives a Run: ``.jobs`` (jobs.csv; numbers as numbers, and each ``X_unix_s``
+    column also as ``X_utc``, a ``datetime64[ns, UTC]`` column), ``.timeseries`` (with ``time_utc``),
+    ``.nodes``, ``.runs`` (None when the run did not write the file), ``.summary`` (summary.json as a dict)
+    and ``.config`` (config.resolved.yaml's text). A study folder (study.json) gives a Study: ``.results``
+    (results.csv, one row per point with its ``label``), ``.plan`` (study.json), ``.runs`` (point id -> Run of
+    each finished point). Needs pandas (Debian: python3-pandas); for use outside acme-sim, not in a policy.
+    """
+    try:
+        from acme_sim import _runs
+    except ImportError as e:
+        raise ImportError("acme_sim.load reads run folders outside acme-sim: import acme_sim from "
+                          f"policies/python (PYTHONPATH) in a python3 of yours ({e})") from None
+    return _runs.load(folder)
 
 
 class Scheduler:
