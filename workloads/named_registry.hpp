@@ -1,62 +1,33 @@
 #pragma once
 
-#include <map>
 #include <string>
 #include <utility>
-#include <vector>
 
-#include "sim/config/config.hpp"
-#include "sim/model/error.hpp"
+#include "sim/config/named_registry.hpp"
 
 namespace acme::workloads {
 
-/// Factories keyed by their YAML name (trace formats, workload kinds), filled explicitly by whoever builds
-/// the run: no globals, no self-registration.
+/// A factory of a trace format or workload kind and its line for `acme-sim list`.
 template <class Factory>
-class NamedRegistry {
-public:
-  struct Entry {
-    std::string summary;
-    Factory make;
-  };
+struct FactoryEntry {
+  std::string summary;
+  Factory make;
+};
 
-  /// `family` names an entry in messages: "trace format", "workload kind".
-  explicit NamedRegistry(std::string family) : family_(std::move(family)) {}
+/// Factories keyed by their YAML name (trace formats, workload kinds): config::NamedRegistry with the
+/// factory as the entry's payload.
+template <class Factory>
+class NamedRegistry : public config::NamedRegistry<FactoryEntry<Factory>> {
+public:
+  using config::NamedRegistry<FactoryEntry<Factory>>::NamedRegistry;
 
   /// Registers `make` as `name` (replacing an entry of that name).
   void add(std::string name, std::string summary, Factory make) {
-    entries_.insert_or_assign(std::move(name), Entry{std::move(summary), std::move(make)});
+    this->put(std::move(name), FactoryEntry<Factory>{std::move(summary), std::move(make)});
   }
 
-  /// The factory registered as `name`. Unknown: fails at `where` with the accepted names and a hint
-  /// ("unknown trace format "swff"; expected one of: acme, alibaba, philly, swf (did you mean "swf"?)").
-  const Factory& get(const std::string& name, const config::Node& where) const {
-    auto it = entries_.find(name);
-    if (it == entries_.end()) {
-      std::string msg = "unknown " + family_ + " \"" + name + "\"; expected one of: " + join(names());
-      if (auto hint = did_you_mean(name, names()); !hint.empty()) {
-        msg += " (did you mean \"" + hint + "\"?)";
-      }
-      where.fail(msg);
-    }
-    return it->second.make;
-  }
-
-  /// The registered names, sorted.
-  std::vector<std::string> names() const {
-    std::vector<std::string> out;
-    for (const auto& [name, entry] : entries_) {
-      out.push_back(name);
-    }
-    return out;
-  }
-
-  const std::string& family() const { return family_; }
-  const std::map<std::string, Entry>& entries() const { return entries_; }
-
-private:
-  std::string family_;
-  std::map<std::string, Entry> entries_;
+  /// The factory registered as `name`; unknown: fails at `where` with the accepted names and a hint.
+  const Factory& get(const std::string& name, const config::Node& where) const { return this->at(name, where).make; }
 };
 
 } // namespace acme::workloads
