@@ -1,6 +1,7 @@
 #include "sim/cli/args.hpp"
 
 #include <charconv>
+#include <cstdio>
 
 #include "sim/model/error.hpp"
 
@@ -91,6 +92,16 @@ std::uint64_t parse_u64(const Args& args, const std::string& option, const std::
     args.fail(option + ": expected a non-negative integer, got \"" + text + "\"");
   }
   return value;
+}
+
+bool printed_help(const std::vector<std::string>& argv, const char* help) {
+  for (const auto& a : argv) {
+    if (a == "--help" || a == "-h") {
+      std::fputs(help, stdout);
+      return true;
+    }
+  }
+  return false;
 }
 
 } // namespace acme::cli

@@ -31,6 +31,9 @@ private:
   std::string command_;
 };
 
+/// Prints `help` and returns true when `--help` or `-h` is anywhere in `argv` (a command then returns 0).
+bool printed_help(const std::vector<std::string>& argv, const char* help);
+
 std::uint64_t parse_u64(const Args& args, const std::string& option, const std::string& text);
 
 } // namespace acme::cli

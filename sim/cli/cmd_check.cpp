@@ -181,11 +181,8 @@ std::size_t compare_and_report(const CheckOptions& o, const std::string& summary
 } // namespace
 
 int cmd_check(std::vector<std::string> argv) {
-  for (const auto& a : argv) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(CHECK_HELP, stdout);
-      return 0;
-    }
+  if (printed_help(argv, CHECK_HELP)) {
+    return 0;
   }
   CheckOptions o = parse_check_args(std::move(argv));
   std::string summary = summary_path(o.run_dir);

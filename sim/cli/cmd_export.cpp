@@ -31,11 +31,8 @@ Exit codes: 0 ok, 2 bad input (no run folder, no jobs.csv, a malformed row).
 } // namespace
 
 int cmd_export(std::vector<std::string> argv) {
-  for (const auto& a : argv) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(EXPORT_HELP, stdout);
-      return 0;
-    }
+  if (printed_help(argv, EXPORT_HELP)) {
+    return 0;
   }
   Args args(std::move(argv), "export");
   bool quiet = args.flag("--quiet", "-q");

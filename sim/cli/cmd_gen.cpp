@@ -119,11 +119,8 @@ void append_job(TraceOut& out, const model::JobSpec& job, const model::NameTable
 } // namespace
 
 int cmd_gen(std::vector<std::string> argv) {
-  for (const auto& a : argv) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(GEN_HELP, stdout);
-      return 0;
-    }
+  if (printed_help(argv, GEN_HELP)) {
+    return 0;
   }
   GenOptions o = parse_gen_args(std::move(argv));
   config::Config cfg = load_config_or_default(o.config_path, o.overrides);

@@ -27,11 +27,8 @@ Exit codes: 0 every point of the study ok, 1 some point failed or is in no input
 } // namespace
 
 int cmd_merge(std::vector<std::string> argv) {
-  for (const auto& a : argv) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(MERGE_HELP, stdout);
-      return 0;
-    }
+  if (printed_help(argv, MERGE_HELP)) {
+    return 0;
   }
   Args args(std::move(argv), "merge");
   bool quiet = args.flag("--quiet", "-q");

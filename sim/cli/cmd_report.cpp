@@ -167,11 +167,8 @@ void check_python(const std::string& python) {
 } // namespace
 
 int cmd_report(std::vector<std::string> argv) {
-  for (const auto& a : argv) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(REPORT_HELP, stdout);
-      return 0;
-    }
+  if (printed_help(argv, REPORT_HELP)) {
+    return 0;
   }
   Args args(std::move(argv), "report");
   auto output = args.value("--output", "-o");

@@ -105,11 +105,8 @@ config::Config load_config_or_default(const std::string& path, const std::vector
 }
 
 int cmd_run(std::vector<std::string> argv) {
-  for (const auto& a : argv) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(RUN_HELP, stdout);
-      return 0;
-    }
+  if (printed_help(argv, RUN_HELP)) {
+    return 0;
   }
   RunOptions o = parse_run_args(std::move(argv));
   RunGuard guard(o.flags.max_time, o.flags.max_memory); // --max-time counts from here: loading included

@@ -223,11 +223,8 @@ int run_sweep(const SweepOptions& o, const study::Study& s, const std::vector<st
 } // namespace
 
 int cmd_sweep(std::vector<std::string> argv) {
-  for (const auto& a : argv) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(SWEEP_HELP, stdout);
-      return 0;
-    }
+  if (printed_help(argv, SWEEP_HELP)) {
+    return 0;
   }
   SweepOptions o = parse_sweep_args(std::move(argv));
   study::Study s = study::load_study(o.study_path);

@@ -63,11 +63,8 @@ Options parse_args(std::vector<std::string> argv) {
 } // namespace
 
 int cmd_validate_workload(std::vector<std::string> args) {
-  for (const auto& a : args) {
-    if (a == "--help" || a == "-h") {
-      std::fputs(HELP, stdout);
-      return 0;
-    }
+  if (printed_help(args, HELP)) {
+    return 0;
   }
   Options o = parse_args(std::move(args));
   config::Config cfg = load_config_or_default(o.config_path, o.overrides);
