@@ -9,6 +9,7 @@
 #include "sim/model/distribution.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/parallel_layout.hpp"
+#include "sim/model/units.hpp"
 
 namespace acme::config {
 
@@ -133,17 +134,21 @@ struct FaultConfig;
 struct PowerConfig;
 
 struct InterconnectConfig {
-  double bw_Bps = 0.0; ///< the link joining the clusters' spine layers
-  double latency_s = 0.0;
+  double bw_Bps = model::gbps_to_Bps(800.0); ///< the link joining the clusters' spine layers (assumption: 4 x HDR)
+  double latency_s = 5e-6;                   ///< its latency (assumption)
+  /// Its keys (schema_output.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<InterconnectConfig>& table();
 };
 
 struct OutputConfig {
-  double timeseries_interval_s = 0.0;
-  Location timeseries_interval_where; ///< of `output.timeseries_interval` (or `output`), for the row bound
+  double timeseries_interval_s = 3600.0; ///< a timeseries.csv row per cluster this often
+  Location timeseries_interval_where;    ///< of `output.timeseries_interval` (or `output`), for the row bound
   bool jobs_csv = true;
   bool events = false; ///< write events.csv (every submit, start, end, failure, checkpoint, node event)
   /// events.csv stops growing at this size: later events are counted, not written, and the run says so.
   double events_max_bytes = 2.0 * (1ULL << 30);
+  /// Its keys (schema_output.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<OutputConfig>& table();
 };
 
 /// One `--set key.path=value` override, applied to the YAML before validation.

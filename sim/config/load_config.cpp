@@ -8,6 +8,7 @@
 #include "sim/config/faults.hpp"
 #include "sim/config/power_config.hpp"
 #include "sim/config/provenance.hpp"
+#include "sim/config/schema_output.hpp"
 #include "sim/log/log.hpp"
 #include "sim/model/limits.hpp"
 #include "sim/model/units.hpp"
@@ -19,46 +20,6 @@ namespace {
 const std::vector<std::string> TOP_KEYS = {"seed",     "clusters",    "interconnect", "network",    "policies",
                                            "workload", "output",      "failures",     "checkpoint", "preemption",
                                            "recovery", "calibration", "evaluation",   "power"};
-
-constexpr double DEFAULT_BACKBONE_GBITPS = 800.0; // assumption: 4 x HDR links between the clusters' spines
-constexpr double DEFAULT_BACKBONE_LATENCY_S = 5e-6;
-constexpr double DEFAULT_TIMESERIES_INTERVAL_S = model::SECONDS_PER_HOUR;
-
-OutputConfig parse_output(const Node& node) {
-  OutputConfig out;
-  out.timeseries_interval_s = DEFAULT_TIMESERIES_INTERVAL_S;
-  out.timeseries_interval_where = node.location(); // the default's: the file (the section is absent)
-  if (!node.is_defined()) {
-    return out;
-  }
-  node.expect_keys({"timeseries_interval", "jobs_csv", "events", "events_max"});
-  out.timeseries_interval_s = node.get_or("timeseries_interval", out.timeseries_interval_s, &Node::as_duration_s);
-  if (out.timeseries_interval_s < model::limits::MIN_TIMESERIES_INTERVAL_S) {
-    node["timeseries_interval"].fail("expected a duration of at least 1s such as \"1h\", got \"" +
-                                     node["timeseries_interval"].as_string() + "\"");
-  }
-  out.timeseries_interval_where = node["timeseries_interval"].location();
-  out.jobs_csv = node.get_or("jobs_csv", out.jobs_csv, &Node::as_bool);
-  out.events = node.get_or("events", out.events, &Node::as_bool);
-  if (Node max = node["events_max"]; max.is_defined()) {
-    out.events_max_bytes = max.as_bytes();
-    if (out.events_max_bytes < 1.0) {
-      max.fail("expected a size of at least 1 byte such as \"2GiB\"");
-    }
-  }
-  return out;
-}
-
-InterconnectConfig parse_interconnect(const Node& node) {
-  InterconnectConfig ic{model::gbps_to_Bps(DEFAULT_BACKBONE_GBITPS), DEFAULT_BACKBONE_LATENCY_S};
-  if (!node.is_defined()) {
-    return ic;
-  }
-  node.expect_keys({"bandwidth", "latency"});
-  ic.bw_Bps = node.get_or("bandwidth", ic.bw_Bps, &Node::as_bandwidth_Bps);
-  ic.latency_s = node.get_or("latency", ic.latency_s, &Node::as_duration_s);
-  return ic;
-}
 
 std::vector<ClusterConfig> parse_clusters(const Node& root) {
   Node list = root["clusters"];
@@ -113,7 +74,7 @@ Config parse_root(const Node& root, const std::string& file, const std::string& 
     cfg.seed = seed.as_u64();
   }
   cfg.clusters = parse_clusters(root);
-  cfg.interconnect = parse_interconnect(root["interconnect"]);
+  cfg.interconnect = InterconnectConfig::table().parse_section(root["interconnect"]);
   cfg.network = parse_network_model(root["network"]);
   cfg.output = parse_output(root["output"]);
   cfg.workload = root["workload"];

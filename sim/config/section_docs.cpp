@@ -27,6 +27,8 @@ std::vector<SectionDoc> section_docs() {
        "default)",
        GroupFailureConfig::table().docs()},
       {"preemption", "what preempting a running job costs", PreemptionConfig::table().docs()},
+      {"output", "what a run writes besides summary.json", OutputConfig::table().docs()},
+      {"interconnect", "the link between the clusters' spine layers", InterconnectConfig::table().docs()},
       {"clusters[].pods",
        "Kubernetes' path from admission to running pods: binding throughput and container image pulls (all off by "
        "default)",
