@@ -222,7 +222,10 @@ void EventLoop::process_instant(double now_s) {
     recovery_.restart_awaiting_jobs();
     run_schedulers();
     power_control_.decide();
-    if (!queue_.has_due() && !plans_.has_spawned() && chain_.next_time_s() > now_s && plan_.next_time_s() > now_s) {
+    // Decisions can cause events at once (a preemption without a save ends its job, a rejection ends one):
+    // the scheduler hears of them in this instant, in a further round.
+    if (!queue_.has_due() && !plans_.has_spawned() && chain_.next_time_s() > now_s && plan_.next_time_s() > now_s &&
+        !events_undelivered()) {
       break;
     }
   }
@@ -378,6 +381,11 @@ void EventLoop::run_schedulers() {
     }
     power_control_.after_round(cluster.view.shape().id);
   }
+}
+
+bool EventLoop::events_undelivered() const {
+  return std::any_of(table_.clusters.begin(), table_.clusters.end(),
+                     [](const ClusterRuntime& c) { return !c.pending.empty(); });
 }
 
 void EventLoop::check_invariants() const {

@@ -121,6 +121,8 @@ private:
   /// Fail-slow nodes (failures.slow), when on: their process starts and the checkpoint model reads their pace.
   void start_slow_nodes();
   void run_schedulers();
+  /// True while some cluster holds events its scheduler has not heard yet.
+  bool events_undelivered() const;
   void check_invariants() const;
 
   const config::Config& config_;

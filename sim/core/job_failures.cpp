@@ -16,6 +16,7 @@ void JobLifecycle::preempt(model::JobId id, bool may_save) {
     // A task plan restarts from its beginning: its progress is lost.
     trace_preempt(id, job, "plan restarts");
     ++job.accounting.preemptions;
+    ++table_.cluster_of(job).view.mutable_job(id).preemptions; // what policies read (Job.preemptions)
     if (!may_save) {
       job.accounting.restart_preempted_gpu_s += job.allocated_gpus * (timer_.now_s() - job.allocated_since_s);
     }
@@ -28,6 +29,7 @@ void JobLifecycle::preempt(model::JobId id, bool may_save) {
   }
   trace_preempt(id, job, may_save ? std::string_view{} : std::string_view{"a restart takes its nodes"});
   ++job.accounting.preemptions;
+  ++table_.cluster_of(job).view.mutable_job(id).preemptions;
   parts_.checkpoint->stop_progress(job);
   cancel_transfers(job);
   if (!may_save) {

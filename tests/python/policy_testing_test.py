@@ -343,8 +343,9 @@ class SameAsAcmeSim(unittest.TestCase):
     def test_las_without_preemption_on_the_tiny_config(self):
         self.compare(EXAMPLES / "las.py", "Las", {"preemption": False})
 
-    def same_calls(self, file, cls, params, sets=(), preempt_delay_s=0.0):
-        """The recording scheduler's log of `cls` on the tiny config: acme-sim's and acme_sim.testing's."""
+    def same_calls(self, file, cls, params, sets=(), preempt_delay_s=0.0, only_acme_sim=False):
+        """The recording scheduler's log of `cls` on the tiny config: acme-sim's and acme_sim.testing's
+        (`only_acme_sim`: acme-sim's alone, where the harness does not model what the run does)."""
         recorder = HERE / "recording_policy.py"
         with tempfile.TemporaryDirectory(prefix="acme-testing-") as out:
             wanted = {"scheduler": str(file), "class": cls, "params": params, "log": f"{out}/calls.txt"}
@@ -352,6 +353,8 @@ class SameAsAcmeSim(unittest.TestCase):
                                f"Recording, params: {json.dumps(wanted)}}}", *sets)
             self.assertEqual(run.returncode, 0, run.stderr)
             theirs = Path(wanted["log"]).read_text().splitlines()
+            if only_acme_sim:
+                return theirs
             cluster = tiny_cluster()
             cluster.preempt_delay_s = preempt_delay_s
             cluster.run(testing.load_policy(recorder, "Recording", wanted))
@@ -367,6 +370,14 @@ class SameAsAcmeSim(unittest.TestCase):
         """With preemptions: victims release their GPUs at once (no checkpoint model, free saves and restores)."""
         free = ("checkpoint.applies_to=[]", "preemption.fallback_save=0s", "preemption.fallback_restore=0s")
         calls = self.same_calls(EXAMPLES / "las.py", "Las", {}, free)
+        self.assertIn("480.0 | JobEnded(0,CANCELLED,PREEMPTED) | StartJob(9,[Share(node=0, gpus=8)])", calls)
+
+    def test_the_same_calls_las_without_saves(self):
+        """save_on_preempt false: the victim's JobEnded(PREEMPTED) reaches the scheduler in the same instant
+        (it once waited for the next instant at which anything else happened). acme-sim alone: the victim
+        loses its work since its last checkpoint, which the harness does not model."""
+        unsaved = ("checkpoint.applies_to=[]", "preemption.save_on_preempt=false", "preemption.fallback_restore=0s")
+        calls = self.same_calls(EXAMPLES / "las.py", "Las", {}, unsaved, only_acme_sim=True)
         self.assertIn("480.0 | JobEnded(0,CANCELLED,PREEMPTED) | StartJob(9,[Share(node=0, gpus=8)])", calls)
 
     def test_the_same_calls_las_with_saves(self):
