@@ -10,6 +10,9 @@
 
 namespace acme::config {
 
+template <class P>
+class ParamTable;
+
 /// A distribution of power draws given by its quantiles at equal steps of probability (the first is
 /// the minimum, the last the maximum): a sample interpolates linearly between them. One value: fixed.
 struct PowerQuantiles {
@@ -34,23 +37,32 @@ struct GpuStatePower {
 /// whole server at the wall): it rises with the node's GPU load (its GPUs' draw above idle over
 /// their range up to gpu.max_power). A powered-off server draws `off_W` and its GPUs nothing.
 struct NodeBasePower {
-  double cpu_idle_W = 0.0;
-  double cpu_busy_W = 0.0;
-  double other_idle_W = 0.0; ///< memory, NICs, NVSwitches, fans, disks
-  double other_busy_W = 0.0;
-  double psu_efficiency = 1.0; ///< DC power / wall power
-  double off_W = 0.0;          ///< a powered-off node (standby: BMC, supplies)
+  // Paper: Seren's GPU servers draw a median 2,520 W, mean 2,930 W; CPUs 11.2%, supplies 9.6% of a
+  // loaded server (data/README.md, "Power"). Two 64-core CPUs from idle to busy; memory, 9-10 NICs,
+  // NVSwitches, fans and disks about 1 kW, fans rising with load (assumption).
+  double cpu_idle_W = 220.0;     ///< assumption
+  double cpu_busy_W = 580.0;     ///< paper: 11.2% of a loaded GPU server
+  double other_idle_W = 980.0;   ///< memory, NICs, NVSwitches, fans, disks (assumption)
+  double other_busy_W = 1020.0;  ///< assumption
+  double psu_efficiency = 0.904; ///< DC power / wall power (paper: supplies 9.6% of a GPU server's power)
+  double off_W = 20.0;           ///< a powered-off node (standby: BMC, supplies; assumption)
+
+  /// Its keys (schema_power.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<NodeBasePower>& table();
 };
 
 /// The servers of a cluster's CPU pool (the cores that serve CPU-only jobs): as many as the pool
-/// needs at `cores` each; their draw rises with the pool's use.
+/// needs at `cores` each; their draw rises with the pool's use. Paper: CPU servers median 546 W, mean
+/// 581 W (data/README.md, "Power").
 struct CpuServerPower {
-  std::uint32_t cores = 1;
-  double idle_W = 0.0;
-  double busy_W = 0.0;
+  std::uint32_t cores = 128; ///< assumption: as many cores as a GPU node
+  double idle_W = 520.0;     ///< assumption, near the paper's median
+  double busy_W = 800.0;     ///< assumption
 
   /// Servers of `cores` cores that hold a CPU pool of `pool_cores` (the last one may be partly used).
   std::uint32_t servers_for(std::uint32_t pool_cores) const { return (pool_cores + cores - 1) / cores; }
+  /// Its keys (schema_power.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<CpuServerPower>& table();
 };
 
 /// `power:` — what the hardware draws. Used for energy accounting; it never changes a job's timing.

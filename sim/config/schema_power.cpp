@@ -4,7 +4,9 @@
 // (data/acme/pkl_{seren,kalos}_gpu_power_W.csv; check: acme-sim validate power).
 #include <algorithm>
 #include <string>
+#include <utility>
 
+#include "sim/config/param_table.hpp"
 #include "sim/config/power_config.hpp"
 
 namespace acme::config {
@@ -28,29 +30,29 @@ const std::vector<double> TRAIN_W = {75, 91, 95, 100, 120, 163, 286, 346, 388, 4
 const std::vector<double> EVAL_W = {70, 80, 90, 96, 102, 115, 140, 180, 240, 300, 380};
 const std::vector<double> DEBUG_W = {66, 72, 80, 88, 95, 100, 110, 130, 170, 250, 350};
 
-// The rest of a GPU server (paper, Seren IPMI: GPU servers median 2,520 W, mean 2,930 W, max
-// 6,554 W; GPUs about 2/3, CPUs 11.2%, power supplies 9.6% of a server's power). Two 64-core CPUs
-// (paper: 128 cores per node) from idle to busy; memory, 9-10 NICs, NVSwitches, fans and disks
-// (assumption: ~1 kW, fans rising with load); supplies at 90.4% (the paper's 9.6% losses).
-constexpr double CPU_IDLE_W = 220.0;     // assumption
-constexpr double CPU_BUSY_W = 580.0;     // paper: 11.2% of a loaded GPU server
-constexpr double OTHER_IDLE_W = 980.0;   // assumption
-constexpr double OTHER_BUSY_W = 1020.0;  // assumption
-constexpr double PSU_EFFICIENCY = 0.904; // paper: supplies 9.6% of a GPU server's power
-constexpr double NODE_OFF_W = 20.0;      // assumption: standby (BMC, supplies) of a powered-off server
-
-// CPU servers (paper: median 546 W, mean 581 W; GPU servers draw about 5x as much).
-constexpr std::uint32_t CPU_SERVER_CORES = 128; // assumption: as many cores as a GPU node
-constexpr double CPU_SERVER_IDLE_W = 520.0;     // assumption, near the paper's median
-constexpr double CPU_SERVER_BUSY_W = 800.0;     // assumption
+// The rest of a GPU server and the CPU servers: NodeBasePower and CpuServerPower (power_config.hpp).
 
 constexpr double SWITCH_W = 250.0;    // assumption: a 40-port HDR InfiniBand switch, typical draw
 constexpr double STORAGE_W = 10000.0; // assumption: all-NVMe storage serving 100 GB/s (a few appliances)
 
 const std::vector<std::string> POWER_KEYS = {"gpu", "node", "cpu_server", "switch", "storage"};
 const std::vector<std::string> GPU_KEYS = {"idle_spread", "checkpoint", "restore", "model_load", "busy"};
-const std::vector<std::string> NODE_KEYS = {"cpu_idle",   "cpu_busy",       "other_idle",
-                                            "other_busy", "psu_efficiency", "off"};
+
+/// A power ("300W"), at least 0 W.
+template <class P>
+Param<P> power_param(std::string key, double P::*field, std::string doc) {
+  return {std::move(key), std::move(doc), [field](const Node& v, P& p) { p.*field = v.as_power_W(); },
+          [field](const P& p) { return format_number(p.*field) + "W"; }};
+}
+
+/// `busy` draws at least `idle`.
+template <class P>
+void check_busy_above_idle(const Node& node, const P& p, double P::*idle, double P::*busy, const char* busy_key,
+                           const char* what) {
+  if (p.*busy < p.*idle) {
+    node[busy_key].fail(what);
+  }
+}
 
 PowerQuantiles parse_quantiles(const Node& node) {
   PowerQuantiles q;
@@ -100,47 +102,6 @@ GpuStatePower parse_gpu_states(const Node& node) {
   return gpu;
 }
 
-NodeBasePower parse_node_base(const Node& node) {
-  NodeBasePower base{CPU_IDLE_W, CPU_BUSY_W, OTHER_IDLE_W, OTHER_BUSY_W, PSU_EFFICIENCY, NODE_OFF_W};
-  if (!node.is_defined()) {
-    return base;
-  }
-  node.expect_keys(NODE_KEYS);
-  base.cpu_idle_W = node.get_or("cpu_idle", base.cpu_idle_W, &Node::as_power_W);
-  base.cpu_busy_W = node.get_or("cpu_busy", base.cpu_busy_W, &Node::as_power_W);
-  base.other_idle_W = node.get_or("other_idle", base.other_idle_W, &Node::as_power_W);
-  base.other_busy_W = node.get_or("other_busy", base.other_busy_W, &Node::as_power_W);
-  base.off_W = node.get_or("off", base.off_W, &Node::as_power_W);
-  if (Node eff = node["psu_efficiency"]; eff.is_defined()) {
-    base.psu_efficiency = eff.as_double();
-    if (!(base.psu_efficiency > 0.0 && base.psu_efficiency <= 1.0)) {
-      eff.fail("expected a share in (0, 1], got \"" + eff.as_string() + "\"");
-    }
-  }
-  if (base.cpu_busy_W < base.cpu_idle_W) {
-    node["cpu_busy"].fail("expected cpu_busy >= cpu_idle");
-  }
-  if (base.other_busy_W < base.other_idle_W) {
-    node["other_busy"].fail("expected other_busy >= other_idle");
-  }
-  return base;
-}
-
-CpuServerPower parse_cpu_server(const Node& node) {
-  CpuServerPower s{CPU_SERVER_CORES, CPU_SERVER_IDLE_W, CPU_SERVER_BUSY_W};
-  if (!node.is_defined()) {
-    return s;
-  }
-  node.expect_keys({"cores", "idle", "busy"});
-  s.cores = node.get_or("cores", s.cores, &Node::as_count);
-  s.idle_W = node.get_or("idle", s.idle_W, &Node::as_power_W);
-  s.busy_W = node.get_or("busy", s.busy_W, &Node::as_power_W);
-  if (s.busy_W < s.idle_W) {
-    node["busy"].fail("expected busy >= idle");
-  }
-  return s;
-}
-
 } // namespace
 
 double PowerQuantiles::sample(model::Rng& rng) const {
@@ -164,13 +125,47 @@ double PowerQuantiles::mean() const {
   return sum / static_cast<double>(W.size() - 1);
 }
 
+const ParamTable<NodeBasePower>& NodeBasePower::table() {
+  using P = NodeBasePower;
+  static const ParamTable<P> t = [] {
+    ParamTable<P> table{power_param("cpu_idle", &P::cpu_idle_W, "a GPU server's CPUs at idle (DC)"),
+                        power_param("cpu_busy", &P::cpu_busy_W, "its CPUs with every GPU busy"),
+                        power_param("other_idle", &P::other_idle_W, "memory, NICs, NVSwitches, fans, disks at idle"),
+                        power_param("other_busy", &P::other_busy_W, "the same with every GPU busy"),
+                        number_param("psu_efficiency", &P::psu_efficiency,
+                                     "DC power over wall power (the supplies lose the rest)", Bounds{0.0, 1.0, true}),
+                        power_param("off", &P::off_W, "a node the power policy switched off (standby)")};
+    table.check([](const Node& node, const P& p) {
+      check_busy_above_idle(node, p, &P::cpu_idle_W, &P::cpu_busy_W, "cpu_busy", "expected cpu_busy >= cpu_idle");
+      check_busy_above_idle(node, p, &P::other_idle_W, &P::other_busy_W, "other_busy",
+                            "expected other_busy >= other_idle");
+    });
+    return table;
+  }();
+  return t;
+}
+
+const ParamTable<CpuServerPower>& CpuServerPower::table() {
+  using P = CpuServerPower;
+  static const ParamTable<P> t = [] {
+    ParamTable<P> table{count_param("cores", &P::cores, "cores of one CPU server of the CPU pool"),
+                        power_param("idle", &P::idle_W, "one CPU server at idle"),
+                        power_param("busy", &P::busy_W, "one CPU server with every core busy")};
+    table.check([](const Node& node, const P& p) {
+      check_busy_above_idle(node, p, &P::idle_W, &P::busy_W, "busy", "expected busy >= idle");
+    });
+    return table;
+  }();
+  return t;
+}
+
 PowerConfig parse_power_config(const Node& root) {
   Node node = root["power"];
   if (node.is_defined()) {
     node.expect_keys(POWER_KEYS);
   }
-  PowerConfig p{parse_gpu_states(node["gpu"]), parse_node_base(node["node"]), parse_cpu_server(node["cpu_server"]),
-                SWITCH_W, STORAGE_W};
+  PowerConfig p{parse_gpu_states(node["gpu"]), NodeBasePower::table().parse_section(node["node"]),
+                CpuServerPower::table().parse_section(node["cpu_server"]), SWITCH_W, STORAGE_W};
   p.switch_W = node.get_or("switch", p.switch_W, &Node::as_power_W);
   p.storage_W = node.get_or("storage", p.storage_W, &Node::as_power_W);
   return p;

@@ -3,6 +3,7 @@
 #include "sim/config/config.hpp"
 #include "sim/config/faults.hpp"
 #include "sim/config/param_table.hpp"
+#include "sim/config/power_config.hpp"
 #include "sim/config/schema_team_plan.hpp"
 
 namespace acme::config {
@@ -28,6 +29,9 @@ std::vector<SectionDoc> section_docs() {
        GroupFailureConfig::table().docs()},
       {"preemption", "what preempting a running job costs", PreemptionConfig::table().docs()},
       {"output", "what a run writes besides summary.json", OutputConfig::table().docs()},
+      {"power.node", "what a GPU server draws besides its GPUs, rising with its GPUs' load (paper, Seren IPMI)",
+       NodeBasePower::table().docs()},
+      {"power.cpu_server", "the servers of a cluster's CPU pool (paper: median 546 W)", CpuServerPower::table().docs()},
       {"interconnect", "the link between the clusters' spine layers", InterconnectConfig::table().docs()},
       {"clusters[].pods",
        "Kubernetes' path from admission to running pods: binding throughput and container image pulls (all off by "
