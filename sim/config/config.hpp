@@ -25,9 +25,11 @@ struct PolicySpec {
 
 struct GpuConfig {
   std::string model = "A100-SXM-80GB";
-  double memory_bytes = 0.0;
-  double idle_power_W = 0.0;
-  double max_power_W = 0.0;
+  double memory_bytes = 80.0 * model::GIB_BYTES; ///< A100-SXM-80GB
+  double idle_power_W = 64.0;                    ///< data/acme/pkl_*_gpu_power_W.csv: middle of the 60-68 W idle mode
+  double max_power_W = 400.0;                    ///< A100-SXM TDP
+  /// Its keys (schema_cluster_parts.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<GpuConfig>& table();
 };
 
 /// A cluster's fabric: NICs per node, leaf switches, their uplinks to the spine layer.
@@ -61,9 +63,11 @@ struct NetworkModelConfig {
 };
 
 struct StorageConfig {
-  double bw_Bps = 0.0;      ///< aggregate bandwidth of the storage system (each direction)
-  double port_bw_Bps = 0.0; ///< the storage system's attachment to the fabric
-  double latency_s = 0.0;
+  double bw_Bps = 100.0 * model::GIGA; ///< aggregate bandwidth, each direction (data/README.md: not published)
+  double port_bw_Bps = 0.0;            ///< its attachment to the fabric (0: as fast as the storage itself)
+  double latency_s = 1e-4;             ///< per storage request path (assumption)
+  /// Its keys (schema_cluster_parts.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<StorageConfig>& table();
 };
 
 /// What a cluster's nodes are (`clusters[i].kind`).

@@ -13,6 +13,7 @@
 #include "sim/config/cluster_nodes.hpp"
 #include "sim/config/config.hpp"
 #include "sim/config/distribution_parse.hpp"
+#include "sim/config/schema_cluster_parts.hpp"
 #include "sim/config/schema_pods.hpp"
 #include "sim/config/schema_team_plan.hpp"
 #include "sim/model/cluster_name.hpp"
@@ -25,13 +26,8 @@ namespace {
 constexpr std::uint32_t DEFAULT_CPU_CORES_PER_NODE = 128; // paper: 16 CPU cores per GPU
 // Assumption (not published): a quarter of each node's cores serve CPU-only jobs (the CPU pool).
 constexpr std::uint32_t DEFAULT_CPU_JOB_CORES_PER_NODE = 32;
-constexpr double DEFAULT_GPU_MEMORY_GIB = 80.0;    // A100-SXM-80GB
 constexpr double DEFAULT_HOST_MEMORY_GIB = 2048.0; // paper: 2 TB host RAM (Kalos nodes)
 constexpr double DEFAULT_NVLINK_GBPS = 600.0;      // NVIDIA A100 datasheet: NVLink3 600 GB/s
-constexpr double DEFAULT_GPU_IDLE_W = 64.0;        // data/acme/pkl_*_gpu_power_W.csv: middle of the 60-68 W idle mode
-constexpr double DEFAULT_GPU_MAX_W = 400.0;        // A100-SXM TDP
-constexpr double DEFAULT_STORAGE_GBPS = 100.0;     // data/README.md: not published, default 100 GB/s
-constexpr double DEFAULT_STORAGE_LATENCY_S = 1e-4; // assumption: 100 us per storage request path
 
 const std::vector<std::string> CLUSTER_KEYS = {"name",
                                                "kind",
@@ -79,40 +75,6 @@ std::string parse_cluster_name(const Node& node) {
     node.fail(problem);
   }
   return name;
-}
-
-GpuConfig parse_gpu(const Node& node) {
-  GpuConfig gpu;
-  gpu.memory_bytes = DEFAULT_GPU_MEMORY_GIB * model::GIB_BYTES;
-  gpu.idle_power_W = DEFAULT_GPU_IDLE_W;
-  gpu.max_power_W = DEFAULT_GPU_MAX_W;
-  if (!node.is_defined()) {
-    return gpu;
-  }
-  node.expect_keys({"model", "memory", "idle_power", "max_power"});
-  gpu.model = node.get_or("model", gpu.model, &Node::as_string);
-  gpu.memory_bytes = node.get_or("memory", gpu.memory_bytes, &Node::as_bytes);
-  gpu.idle_power_W = node.get_or("idle_power", gpu.idle_power_W, &Node::as_power_W);
-  gpu.max_power_W = node.get_or("max_power", gpu.max_power_W, &Node::as_power_W);
-  if (gpu.max_power_W < gpu.idle_power_W) {
-    node["max_power"].fail("expected max_power >= idle_power");
-  }
-  return gpu;
-}
-
-StorageConfig parse_storage(const Node& node) {
-  StorageConfig storage;
-  storage.bw_Bps = DEFAULT_STORAGE_GBPS * model::GIGA;
-  storage.latency_s = DEFAULT_STORAGE_LATENCY_S;
-  if (node.is_defined()) {
-    node.expect_keys({"bandwidth", "port_bandwidth", "latency"});
-    storage.bw_Bps = node.get_or("bandwidth", storage.bw_Bps, &Node::as_bandwidth_Bps);
-    storage.latency_s = node.get_or("latency", storage.latency_s, &Node::as_duration_s);
-  }
-  // Default: the fabric attachment is not the bottleneck (as fast as the storage itself).
-  storage.port_bw_Bps =
-      node.is_defined() ? node.get_or("port_bandwidth", storage.bw_Bps, &Node::as_bandwidth_Bps) : storage.bw_Bps;
-  return storage;
 }
 
 } // namespace

@@ -33,6 +33,9 @@ std::vector<SectionDoc> section_docs() {
        NodeBasePower::table().docs()},
       {"power.cpu_server", "the servers of a cluster's CPU pool (paper: median 546 W)", CpuServerPower::table().docs()},
       {"interconnect", "the link between the clusters' spine layers", InterconnectConfig::table().docs()},
+      {"clusters[].gpu", "the GPUs of a cluster's nodes (default: Acme's A100-SXM-80GB)", GpuConfig::table().docs()},
+      {"clusters[].storage", "the cluster's shared storage system (checkpoints, model loads, datasets)",
+       StorageConfig::table().docs()},
       {"clusters[].pods",
        "Kubernetes' path from admission to running pods: binding throughput and container image pulls (all off by "
        "default)",
