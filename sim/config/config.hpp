@@ -60,6 +60,8 @@ struct NetworkModelConfig {
   NetworkModelKind model = NetworkModelKind::NONE;
   model::TrainingAssumptions training;
   bool fluid() const { return model == NetworkModelKind::FLUID; }
+  /// Its keys (schema_network_model.cpp): parsing, `acme-sim list` and the config reference come from it.
+  static const ParamTable<NetworkModelConfig>& table();
 };
 
 struct StorageConfig {

@@ -89,30 +89,6 @@ void parse_uplinks(const Node& node, NetworkConfig& net) {
   }
 }
 
-double parse_share(const Node& parent, const char* key, double fallback) {
-  Node node = parent[key];
-  if (!node.is_defined()) {
-    return fallback;
-  }
-  double v = node.as_double();
-  if (!(v >= 0.0 && v <= 1.0)) {
-    node.fail("expected a share between 0 and 1, got " + node.as_string());
-  }
-  return v;
-}
-
-double parse_positive(const Node& parent, const char* key, double fallback) {
-  Node node = parent[key];
-  if (!node.is_defined()) {
-    return fallback;
-  }
-  double v = node.as_double();
-  if (!(v > 0.0) || !std::isfinite(v)) {
-    node.fail("expected a positive number, got " + node.as_string());
-  }
-  return v;
-}
-
 } // namespace
 
 double NetworkConfig::oversubscription() const {
@@ -145,36 +121,6 @@ NetworkConfig parse_network(const Node& node) {
   // Default: a non-blocking leaf (one uplink per down port, as fast as a NIC).
   parse_uplinks(node, net);
   return net;
-}
-
-NetworkModelConfig parse_network_model(const Node& node) {
-  NetworkModelConfig n;
-  if (!node.is_defined()) {
-    return n;
-  }
-  node.expect_keys({"model", "tokens_per_iteration", "sequence_length", "micro_batch", "gpu_peak_flops", "mfu",
-                    "dp_overlap", "state_bytes_per_param", "state_memory_share"});
-  std::string kind = node.get_or("model", std::string("none"), &Node::as_string);
-  if (kind != "none" && kind != "fluid") {
-    node["model"].fail("unknown network model \"" + kind + "\"; expected one of: fluid, none");
-  }
-  n.model = kind == "fluid" ? NetworkModelKind::FLUID : NetworkModelKind::NONE;
-  model::TrainingAssumptions& t = n.training;
-  t.tokens_per_iteration = parse_positive(node, "tokens_per_iteration", t.tokens_per_iteration);
-  t.sequence_length = parse_positive(node, "sequence_length", t.sequence_length);
-  t.micro_batch = parse_positive(node, "micro_batch", t.micro_batch);
-  t.peak_flops = parse_positive(node, "gpu_peak_flops", t.peak_flops);
-  t.mfu = parse_share(node, "mfu", t.mfu);
-  if (t.mfu <= 0.0) {
-    node["mfu"].fail("expected a positive share of peak FLOPs");
-  }
-  t.dp_overlap = parse_share(node, "dp_overlap", t.dp_overlap);
-  t.state_bytes_per_param = parse_positive(node, "state_bytes_per_param", t.state_bytes_per_param);
-  t.state_memory_share = parse_share(node, "state_memory_share", t.state_memory_share);
-  if (t.state_memory_share <= 0.0) {
-    node["state_memory_share"].fail("expected a positive share of GPU memory");
-  }
-  return n;
 }
 
 } // namespace acme::config

@@ -28,6 +28,8 @@ std::vector<SectionDoc> section_docs() {
        "default)",
        GroupFailureConfig::table().docs()},
       {"preemption", "what preempting a running job costs", PreemptionConfig::table().docs()},
+      {"network", "training traffic on the fabric and the training assumptions that size it",
+       NetworkModelConfig::table().docs()},
       {"output", "what a run writes besides summary.json", OutputConfig::table().docs()},
       {"power.node", "what a GPU server draws besides its GPUs, rising with its GPUs' load (paper, Seren IPMI)",
        NodeBasePower::table().docs()},
