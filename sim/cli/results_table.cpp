@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -72,16 +72,15 @@ std::vector<std::string> clusters_of(const std::vector<const study::PointRecord*
 
 std::string sweep_results_table(const study::ResultsInput& input, std::size_t max_rows) {
   std::vector<std::pair<const study::Point*, std::vector<const study::PointRecord*>>> settings; // in point order
+  std::unordered_map<std::string, std::size_t> setting_of;                                      // group id -> index
   for (const study::Point& p : input.points) {
-    auto it =
-        std::find_if(settings.begin(), settings.end(), [&](const auto& s) { return s.first->group_id == p.group_id; });
-    if (it == settings.end()) {
+    auto [at, added] = setting_of.try_emplace(p.group_id, settings.size());
+    if (added) {
       settings.emplace_back(&p, std::vector<const study::PointRecord*>{});
-      it = std::prev(settings.end());
     }
     auto record = input.records.find(p.id);
     if (record != input.records.end() && record->second.status == study::STATUS_OK) {
-      it->second.push_back(&record->second);
+      settings[at->second].second.push_back(&record->second);
     }
   }
   std::vector<const study::PointRecord*> all;
