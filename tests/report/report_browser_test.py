@@ -254,6 +254,7 @@ def check_answer(dom):
     for row in ("by_type.Pretrain.queue_s.mean", "by_type.all_gpu.queue_s.mean", "gpu_utilisation",
                 "by_type.all_gpu.jct_s.mean"):
         check(f">{row}<" in body, f"the answer table has no row {row}")
+    check("not in paired.csv" in body and "no_such.metric" in body, "an answer metric no run has is not named")
     folded = re.findall(r'<details\b[^>]*id="([^"]+)"', dom)
     check("provenance" in folded and "cluster-seren" in folded, f"the rest is not folded: {folded}")
 

@@ -19,8 +19,8 @@ def _number(text):
 
 
 def answer_rows(source, cluster, pattern):
-    """(row name, metric name in paired.csv, what `*` stands for) for one answer metric of a cluster: a `*` segment expands to
-    every name the runs have there (job types in the paper's order)."""
+    """(row name, metric name in paired.csv, what `*` stands for) for one answer metric of a cluster: a `*`
+    segment expands to every name the runs have there (job types in the paper's order)."""
     prefix = f"clusters.{cluster}."
     if "*" not in pattern:
         return [(pattern, prefix + pattern, "")]
@@ -65,19 +65,24 @@ def cluster_table(source, cluster, base, others):
     metrics = [r for pattern in answer_of(source) for r in answer_rows(source, cluster, pattern)]
     head = "".join(f"<th>{esc(s.label)} \u2212 baseline</th>" for s in others)
     body = []
+    missing = [name for name, metric, _ in metrics if not any((s.group, metric) in source.paired for s in others)]
     for name, metric, _ in metrics:
-        first = source.paired.get((others[0].group, metric)) if others else None
-        cells = [f'<td class="num">{esc(num(_number(first.get("baseline_mean"))) if first else "-")}</td>']
+        if name in missing:
+            continue
+        first = next(source.paired[(s.group, metric)] for s in others if (s.group, metric) in source.paired)
+        cells = [f'<td class="num">{esc(num(_number(first.get("baseline_mean"))))}</td>']
         for s in others:
             text, cls = diff_cell(source.paired.get((s.group, metric)))
             cells.append(f'<td class="num {cls}">{esc(text)}</td>')
         body.append(f'<tr><th class="key">{esc(name)}</th>{"".join(cells)}</tr>')
+    note = (f'<p class="note">{esc(cluster)}: not in paired.csv (no run\'s summary.json has it, or no seed ran at '
+            f'both settings): {esc(", ".join(missing))}.</p>' if missing else "")
     if not body:
-        return f'<p class="note">{esc(cluster)}: no metric of the answer in paired.csv.</p>'
+        return note or f'<p class="note">{esc(cluster)}: no metric of the answer in paired.csv.</p>'
     caption = (f"{cluster}: each setting minus the baseline ({base.label}), mean over the seeds both ran "
                "[95% paired Student t interval]; bold: the interval excludes 0")
     return (f'<div class="scroll"><table class="answer"><caption>{esc(caption)}</caption><thead><tr><th>metric</th>'
-            f"<th>baseline: {esc(base.label)}</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+            f"<th>baseline: {esc(base.label)}</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>" + note)
 
 
 def answer_of(source):
