@@ -5,17 +5,12 @@
 #include <string>
 #include <utility>
 
+#include "sim/config/param_power.hpp"
 #include "sim/config/param_table.hpp"
 #include "sim/model/units.hpp"
 
 namespace acme::config {
 namespace {
-
-template <class P>
-Param<P> power_param(std::string key, double P::*field, std::string doc) {
-  return {std::move(key), std::move(doc), [field](const Node& v, P& p) { p.*field = v.as_power_W(); },
-          [field](const P& p) { return format_number(p.*field) + "W"; }};
-}
 
 /// A bandwidth ("100GBps"), shown in GB/s; `zero_text` when the field is 0.
 template <class P>

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/config/param_power.hpp"
 #include "sim/config/param_table.hpp"
 #include "sim/config/power_config.hpp"
 
@@ -37,13 +38,6 @@ constexpr double STORAGE_W = 10000.0; // assumption: all-NVMe storage serving 10
 
 const std::vector<std::string> POWER_KEYS = {"gpu", "node", "cpu_server", "switch", "storage"};
 const std::vector<std::string> GPU_KEYS = {"idle_spread", "checkpoint", "restore", "model_load", "busy"};
-
-/// A power ("300W"), at least 0 W.
-template <class P>
-Param<P> power_param(std::string key, double P::*field, std::string doc) {
-  return {std::move(key), std::move(doc), [field](const Node& v, P& p) { p.*field = v.as_power_W(); },
-          [field](const P& p) { return format_number(p.*field) + "W"; }};
-}
 
 /// `busy` draws at least `idle`.
 template <class P>

@@ -53,8 +53,6 @@ CAPTIONS = {
                      "work lost when a restart preempted them (summary.json lost_by_cause_gpu_hours).",
     "ettr": "Effective training time ratio of each pretraining run (runs.csv: productive time over wall time "
             "from its first start to its last end), as a CDF over runs; a study pools a point's seeds.",
-    "metrics_by": "Markers: the mean over seeds; whiskers: the 95% Student t interval (results.json). "
-                  "The other axes, if any, are the series.",
 }
 SEED_NOTE = "Lines: the median over a point's seeds; bands: their range."
 
